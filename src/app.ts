@@ -1,0 +1,49 @@
+import express, { type Router } from "express";
+import helmet from "helmet";
+import type { Config } from "./config.js";
+import type { Logger } from "./logger.js";
+import { errorHandler, notFoundHandler } from "./http/error-handler.js";
+import { healthRouter, type Readiness } from "./http/health/route.js";
+import { listingsRouter, type ListingSources } from "./http/listings/route.js";
+import { cors, requestContext } from "./http/middleware.js";
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  readiness: Readiness;
+  listings: ListingSources;
+  /** Feature routers (search, chat, pages), each built from its own dependencies. */
+  routers: Router[];
+  /** True once shutdown began: new requests get 503 while in-flight ones finish. */
+  isDraining?: () => boolean;
+}
+
+/** Builds the Express app without listening, so tests start it on port 0. */
+export function createApp(deps: AppDeps) {
+  const app = express();
+  const isDraining = deps.isDraining ?? (() => false);
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("trust proxy", deps.config.trustProxy);
+  app.set("query parser", "simple");
+
+  app.use(requestContext(deps.logger));
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
+  app.use(cors(deps.config.corsOrigins));
+  app.use(express.json({ limit: "1mb", strict: false }));
+
+  app.use(healthRouter(deps.readiness, isDraining));
+  app.use((req, res, next) => {
+    if (!isDraining()) return next();
+    res.setHeader("Connection", "close");
+    res.status(503).json({
+      error: { message: "The service is shutting down; retry shortly.", type: "server_error", code: "service_unavailable", param: null },
+    });
+  });
+  app.use(listingsRouter(deps.listings));
+  for (const router of deps.routers) app.use(router);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

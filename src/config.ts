@@ -1,0 +1,104 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+
+/**
+ * The only reader of the environment. A bad value stops start-up with a message naming the variable,
+ * so a misconfigured deployment fails at once instead of on the first request.
+ * Every variable here is documented in the README's configuration table.
+ */
+const intFrom = (def: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+const bool = (def: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", ""])
+    .default(def ? "true" : "false")
+    .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const url = z.url({ protocol: /^https?$/ });
+
+const list = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
+
+const EnvSchema = z.object({
+  PORT: intFrom(8080, 0, 65535),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DATA_DIR: z.string().min(1).default("./.data"),
+  PROMPTS_DIR: z.string().min(1).default("./prompts"),
+
+  OPENAI_BASE_URL: url.default("https://api.openai.com/v1"),
+  PROVIDER_TIMEOUT_MS: intFrom(60_000, 100, 600_000),
+  MODELS: list("gpt-4o-mini,gpt-4o,gpt-4.1-mini,gpt-4.1"),
+  DEFAULT_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  PREFLIGHT_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  AGENT_MAX_STEPS: intFrom(6, 1, 50),
+
+  CHROMA_URL: url.optional(),
+  EMBEDDINGS_BASE_URL: url.optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).default("text-embedding-3-small"),
+
+  CORS_ORIGINS: z.string().default("*"),
+  RATE_LIMIT_PER_MINUTE: intFrom(0, 0, 1_000_000),
+  SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
+  TRUST_PROXY: bool(false),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  dataDir: string;
+  promptsDir: string;
+  provider: { baseURL: string; timeoutMs: number };
+  models: string[];
+  defaultModel: string;
+  preflightModel: string;
+  agentMaxSteps: number;
+  chromaUrl: string | undefined;
+  embeddings: { baseURL: string; apiKey: string | undefined; model: string } | undefined;
+  corsOrigins: string;
+  rateLimitPerMinute: number;
+  shutdownTimeoutMs: number;
+  trustProxy: boolean;
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset" (docker-compose and .env files produce them).
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    dataDir: resolve(e.DATA_DIR),
+    promptsDir: resolve(e.PROMPTS_DIR),
+    provider: { baseURL: e.OPENAI_BASE_URL.replace(/\/+$/, ""), timeoutMs: e.PROVIDER_TIMEOUT_MS },
+    // The default model is listed first so clients that pick data[0] get it.
+    models: [e.DEFAULT_MODEL, ...e.MODELS.filter((m) => m !== e.DEFAULT_MODEL)],
+    defaultModel: e.DEFAULT_MODEL,
+    preflightModel: e.PREFLIGHT_MODEL,
+    agentMaxSteps: e.AGENT_MAX_STEPS,
+    chromaUrl: e.CHROMA_URL,
+    embeddings: e.EMBEDDINGS_BASE_URL
+      ? { baseURL: e.EMBEDDINGS_BASE_URL.replace(/\/+$/, ""), apiKey: e.EMBEDDINGS_API_KEY, model: e.EMBEDDINGS_MODEL }
+      : undefined,
+    corsOrigins: e.CORS_ORIGINS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY,
+  };
+}

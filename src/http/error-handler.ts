@@ -1,0 +1,40 @@
+import type { NextFunction, Request, Response } from "express";
+import { AppError, errorBody, invalidRequest, notFound, toAppError } from "../errors.js";
+
+/** Body-parser failures carry a `type`; map them to the contract's codes instead of a 500. */
+function fromBodyParser(err: unknown): AppError | undefined {
+  const type = (err as { type?: unknown } | null)?.type;
+  if (type === "entity.too.large") {
+    return new AppError({
+      status: 413,
+      type: "invalid_request_error",
+      code: "request_too_large",
+      message: "Request body is larger than the 1 MB limit.",
+    });
+  }
+  if (type === "entity.parse.failed") return invalidRequest("Request body is not valid JSON.");
+  if (type === "encoding.unsupported" || type === "charset.unsupported") {
+    return invalidRequest("Request body encoding is not supported; send UTF-8 JSON.");
+  }
+  if (type === "request.aborted" || type === "request.size.invalid") return invalidRequest("Request body was incomplete.");
+  return undefined;
+}
+
+export function notFoundHandler(req: Request, _res: Response, next: NextFunction) {
+  next(notFound(`No route for ${req.method} ${req.path}.`));
+}
+
+/** The one error middleware: every error leaves in OpenAI's envelope; 5xx details stay in the log. */
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
+  const appErr = fromBodyParser(err) ?? toAppError(err);
+  const log = req.log;
+  if (appErr.status >= 500) log?.error({ err: appErr.cause ?? err, code: appErr.code }, "request failed");
+  else log?.debug({ code: appErr.code, status: appErr.status }, "request rejected");
+  if (res.headersSent) {
+    // Streaming handlers write their own in-stream error event; here we can only end the response.
+    res.end();
+    return;
+  }
+  for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
+  res.status(appErr.status).json(errorBody(appErr));
+}

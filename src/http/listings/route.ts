@@ -1,0 +1,38 @@
+import { Router } from "express";
+import { AppError } from "../../errors.js";
+import { route } from "../routes.js";
+
+export interface ListingSources {
+  models: string[];
+  /** Unix seconds shown as each model's `created` (the models are the provider's; we only pass names on). */
+  modelsCreated: number;
+  translations: () => unknown[];
+  theologies: () => unknown[];
+  profiles: () => unknown[];
+}
+
+/** Key-less listings. Shapes: spec (theologies, profiles), contract (translations, OpenAI-style models). */
+export function listingsRouter(src: ListingSources): Router {
+  const router = Router();
+  route(router, "/v1/models", {
+    get: (_req, res) =>
+      void res.json({
+        object: "list",
+        data: src.models.map((id) => ({ id, object: "model", created: src.modelsCreated, owned_by: "biblical-chat" })),
+      }),
+  });
+  route(router, "/v1/models/:model", {
+    get: (req, res, next) => {
+      const id = String(req.params.model);
+      if (!src.models.includes(id)) {
+        next(new AppError({ status: 404, type: "invalid_request_error", code: "model_not_found", param: "model", message: `The model '${id}' does not exist. See GET /v1/models.` }));
+        return;
+      }
+      res.json({ id, object: "model", created: src.modelsCreated, owned_by: "biblical-chat" });
+    },
+  });
+  route(router, "/v1/translations", { get: (_req, res) => void res.json({ translations: src.translations() }) });
+  route(router, "/v1/theologies", { get: (_req, res) => void res.json({ theologies: src.theologies() }) });
+  route(router, "/v1/profiles", { get: (_req, res) => void res.json({ profiles: src.profiles() }) });
+  return router;
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "../logger.js";
+
+declare module "express-serve-static-core" {
+  interface Request {
+    id: string;
+    log: Logger;
+  }
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * Gives every request an id (the caller's X-Request-Id when it is sane) and a child logger carrying it,
+ * and writes one access line when the response is done. Headers are never logged: the caller's
+ * Authorization header holds their provider key.
+ */
+export function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = req.get("x-request-id");
+    req.id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    req.log = logger.child({ requestId: req.id });
+    res.setHeader("X-Request-Id", req.id);
+    const started = process.hrtime.bigint();
+    res.on("close", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      req.log.info(
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, aborted: !res.writableFinished },
+        "request",
+      );
+    });
+    next();
+  };
+}
+
+/** OpenAI's API answers any origin without credentials; operators can narrow it with CORS_ORIGINS. */
+export function cors(origins: string) {
+  const allowed = origins.split(",").map((o) => o.trim()).filter(Boolean);
+  const any = allowed.includes("*");
+  return (req: Request, res: Response, next: NextFunction) => {
+    const origin = req.get("origin");
+    if (origin && (any || allowed.includes(origin))) {
+      res.setHeader("Access-Control-Allow-Origin", any ? "*" : origin);
+      if (!any) res.vary("Origin");
+      res.setHeader("Access-Control-Expose-Headers", "X-Request-Id, X-Prompt-Versions, Retry-After");
+    }
+    if (req.method === "OPTIONS" && origin) {
+      res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+      res.setHeader(
+        "Access-Control-Allow-Headers",
+        req.get("access-control-request-headers") ?? "Authorization, Content-Type, X-Convert-Scripture-Links",
+      );
+      res.setHeader("Access-Control-Max-Age", "600");
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,26 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import type { Express } from "express";
+
+export interface Listening {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Starts an app on an ephemeral loopback port; close() drops keep-alive sockets first. */
+export async function listen(app: Express): Promise<Listening> {
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
