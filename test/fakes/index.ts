@@ -1,0 +1,10 @@
+export { startFakeProvider } from "./fake-provider.js";
+export type { FakeProvider, FakeProviderOptions, FakeProviderStats, ReplySource, RuleOptions } from "./fake-provider.js";
+export { reply } from "./replies.js";
+export type { FakeReply, Timing, ToolCallSpec } from "./replies.js";
+export { match } from "./matchers.js";
+export type { Matcher } from "./matchers.js";
+export type { ChatBody, ChatMessage, ChatRequest, RecordedRequest } from "./chat-request.js";
+export { lastUserText, messageText } from "./chat-request.js";
+export { DEFAULT_ANSWER, defaultReply } from "./default-script.js";
+export { embedText } from "./embeddings.js";
