@@ -1,0 +1,109 @@
+import { LineCounter, parseDocument, isMap, isScalar } from "yaml";
+import { z } from "zod";
+import type { PromptKind, PromptProblem } from "./types.js";
+
+export interface SplitFile {
+  yaml: string;
+  /** File line of the first YAML line (the line after the opening ---). */
+  yamlLine: number;
+  body: string;
+  bodyLine: number;
+}
+
+/** Splits `---\nyaml\n---\nbody`. Text must already use \n line ends. */
+export function splitFrontMatter(text: string): SplitFile | string {
+  if (!text.startsWith("---\n")) return 'file must start with YAML front matter: a "---" line, the fields, and a closing "---" line';
+  const close = /^---[ \t]*$/m;
+  const rest = text.slice(4);
+  const m = close.exec(rest);
+  if (!m) return 'front matter has no closing "---" line';
+  const yaml = rest.slice(0, m.index);
+  const afterClose = rest.slice(m.index + m[0].length);
+  const body = afterClose.startsWith("\n") ? afterClose.slice(1) : afterClose;
+  const yamlLines = yaml === "" ? 0 : yaml.split("\n").length - 1;
+  return { yaml, yamlLine: 2, body, bodyLine: 2 + yamlLines + 1 };
+}
+
+const slug = z
+  .string({ error: "must be a string" })
+  .regex(/^[a-z][a-z0-9_]*$/, { error: "must be lower-case letters, digits and underscores, starting with a letter (e.g. eastern_orthodox)" });
+const text = z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" });
+const version = z
+  .string({ error: 'must be a string such as "2026-11-22.1" (quote it if YAML reads it as a number or date)' })
+  .trim()
+  .min(1, { error: "must not be empty" });
+const isDefault = z.boolean({ error: "must be true or false" });
+const order = z.int({ error: "must be an integer" }).optional();
+
+const theologySchema = z.strictObject({ slug, name: text, description: text, version, is_default: isDefault, order });
+const profileSchema = theologySchema.extend({
+  experience_level: z.int({ error: "must be an integer from 0 to 5" }).min(0, { error: "must be from 0 to 5" }).max(5, { error: "must be from 0 to 5" }),
+});
+const documentSchema = z.strictObject({ version, name: text.optional(), description: text.optional() });
+const partialSchema = z.strictObject({ version: version.optional(), description: text.optional() });
+
+export type FrontMatter = {
+  slug?: string;
+  name?: string;
+  description?: string;
+  version?: string;
+  is_default?: boolean;
+  order?: number;
+  experience_level?: number;
+};
+
+const SCHEMAS: Record<PromptKind, z.ZodType<FrontMatter>> = {
+  theology: theologySchema,
+  profile: profileSchema,
+  guardrails: documentSchema,
+  preflight: documentSchema,
+  canned: documentSchema,
+  partial: partialSchema,
+};
+
+/** Parses and checks the front matter of one file; every problem carries the line of the offending key. */
+export function parseFrontMatter(
+  split: SplitFile,
+  kind: PromptKind,
+  path: string,
+): { data?: FrontMatter; keyLines: Map<string, number>; problems: PromptProblem[] } {
+  const counter = new LineCounter();
+  const doc = parseDocument(split.yaml, { lineCounter: counter, prettyErrors: false });
+  const lineOf = (offset: number) => split.yamlLine + counter.linePos(offset).line - 1;
+  const keyLines = new Map<string, number>();
+  if (doc.errors.length > 0) {
+    return {
+      keyLines,
+      problems: doc.errors.map((e) => ({ path, line: lineOf(e.pos[0]), message: `front matter is not valid YAML: ${e.message.split("\n")[0]}` })),
+    };
+  }
+  if (isMap(doc.contents)) {
+    for (const pair of doc.contents.items) {
+      if (isScalar(pair.key) && pair.key.range) keyLines.set(String(pair.key.value), lineOf(pair.key.range[0]));
+    }
+  } else if (doc.contents !== null) {
+    return { keyLines, problems: [{ path, line: split.yamlLine, message: "front matter must be a map of fields (key: value lines)" }] };
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  const result = SCHEMAS[kind].safeParse(raw);
+  if (result.success) return { data: result.data, keyLines, problems: [] };
+  const problems: PromptProblem[] = [];
+  for (const issue of result.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        problems.push({ path, line: keyLines.get(key) ?? split.yamlLine, message: `unknown front matter field "${key}" (allowed: ${allowedKeys(kind)})` });
+      }
+      continue;
+    }
+    const key = String(issue.path[0] ?? "");
+    const line = keyLines.get(key);
+    const message = line === undefined ? `front matter field "${key}" is missing` : `front matter field "${key}" ${issue.message}`;
+    problems.push({ path, line: line ?? split.yamlLine, message });
+  }
+  return { keyLines, problems };
+}
+
+function allowedKeys(kind: PromptKind): string {
+  const schema = SCHEMAS[kind] as unknown as { shape: Record<string, unknown> };
+  return Object.keys(schema.shape).join(", ");
+}

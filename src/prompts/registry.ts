@@ -1,0 +1,115 @@
+import { LANGUAGES, type CannedKind, type PromptDoc } from "./types.js";
+
+/** One entry of the versions a response was built from, for the log line. */
+export interface PromptVersion {
+  /** "guardrails", "theology:<slug>" or "profile:<slug>". */
+  part: string;
+  version: string;
+  hash: string;
+}
+
+export interface PromptRegistry {
+  dir: string;
+  guardrails: PromptDoc;
+  preflight: PromptDoc;
+  /** Listing order: the default first, then by front-matter `order`, then by name. */
+  theologies: PromptDoc[];
+  profiles: PromptDoc[];
+  partials: PromptDoc[];
+  cannedReplies: PromptDoc[];
+  defaultTheology: PromptDoc;
+  defaultProfile: PromptDoc;
+  theology(slug: string): PromptDoc | undefined;
+  profile(slug: string): PromptDoc | undefined;
+  /** The reply in lang, or in English when that language has none. */
+  canned(kind: CannedKind, lang: string): PromptDoc;
+  /** The X-Prompt-Versions header value: `guardrails@<hash>,theology:<slug>@<hash>,profile:<slug>@<hash>`. */
+  versions(theology: string, profile: string): string;
+  versionEntries(theology: string, profile: string): PromptVersion[];
+}
+
+export function buildRegistry(dir: string, docs: PromptDoc[]): PromptRegistry {
+  const ofKind = (kind: PromptDoc["kind"]) => docs.filter((d) => d.kind === kind);
+  const one = (kind: PromptDoc["kind"]) => {
+    const doc = ofKind(kind)[0];
+    if (!doc) throw new Error(`prompt registry: no ${kind} document`);
+    return doc;
+  };
+  const theologies = ofKind("theology").sort(listingOrder);
+  const profiles = ofKind("profile").sort(listingOrder);
+  const bySlug = (list: PromptDoc[]) => new Map(list.map((d) => [d.slug, d]));
+  const theologyMap = bySlug(theologies);
+  const profileMap = bySlug(profiles);
+  const cannedReplies = ofKind("canned");
+  const cannedMap = bySlug(cannedReplies);
+  const guardrails = one("guardrails");
+
+  const versionEntries = (theology: string, profile: string): PromptVersion[] => {
+    const t = theologyMap.get(theology);
+    const p = profileMap.get(profile);
+    if (!t) throw new Error(`prompt registry: unknown theology "${theology}"`);
+    if (!p) throw new Error(`prompt registry: unknown profile "${profile}"`);
+    return [
+      { part: "guardrails", version: guardrails.version, hash: guardrails.hash },
+      { part: `theology:${t.slug}`, version: t.version, hash: t.hash },
+      { part: `profile:${p.slug}`, version: p.version, hash: p.hash },
+    ];
+  };
+
+  return {
+    dir,
+    guardrails,
+    preflight: one("preflight"),
+    theologies,
+    profiles,
+    partials: ofKind("partial"),
+    cannedReplies,
+    defaultTheology: theologies[0]!,
+    defaultProfile: profiles[0]!,
+    theology: (slug) => theologyMap.get(slug),
+    profile: (slug) => profileMap.get(slug),
+    canned(kind, lang) {
+      const known = (LANGUAGES as readonly string[]).includes(lang) ? lang : "en";
+      const doc = cannedMap.get(`${kind}.${known}`) ?? cannedMap.get(`${kind}.en`);
+      if (!doc) throw new Error(`prompt registry: no canned reply ${kind}`);
+      return doc;
+    },
+    versionEntries,
+    versions: (theology, profile) => versionEntries(theology, profile).map((e) => `${e.part}@${e.hash}`).join(","),
+  };
+}
+
+function listingOrder(a: PromptDoc, b: PromptDoc): number {
+  if (a.isDefault !== b.isDefault) return a.isDefault ? -1 : 1;
+  const ao = a.order ?? Number.POSITIVE_INFINITY;
+  const bo = b.order ?? Number.POSITIVE_INFINITY;
+  if (ao !== bo) return ao < bo ? -1 : 1;
+  return a.name.localeCompare(b.name, "en") || a.slug.localeCompare(b.slug, "en");
+}
+
+export interface TheologyListing {
+  slug: string;
+  name: string;
+  description: string;
+  is_default: boolean;
+}
+
+export interface ProfileListing extends TheologyListing {
+  experience_level: number;
+}
+
+/** Exactly the fields GET /v1/theologies lists, in listing order. */
+export function listTheologies(registry: PromptRegistry): TheologyListing[] {
+  return registry.theologies.map((d) => ({ slug: d.slug, name: d.name, description: d.description, is_default: d.isDefault }));
+}
+
+/** Exactly the fields GET /v1/profiles lists, in listing order. */
+export function listProfiles(registry: PromptRegistry): ProfileListing[] {
+  return registry.profiles.map((d) => ({
+    slug: d.slug,
+    name: d.name,
+    description: d.description,
+    experience_level: d.experienceLevel ?? 0,
+    is_default: d.isDefault,
+  }));
+}

@@ -1,0 +1,48 @@
+export type PromptKind = "guardrails" | "preflight" | "theology" | "profile" | "canned" | "partial";
+
+/** Replies sent without reaching the agent; the file name is `canned/<kind>.<lang>.md`. */
+export const CANNED_KINDS = ["greeting", "incomplete_input", "content_filter"] as const;
+export type CannedKind = (typeof CANNED_KINDS)[number];
+
+/** Languages detectLanguage can return; every canned kind must exist in each of them. */
+export const LANGUAGES = ["en", "es"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** One loaded prompt file. `body` is the text for the model: partials expanded, the Controls line removed, placeholders not yet rendered. */
+export interface PromptDoc {
+  kind: PromptKind;
+  slug: string;
+  name: string;
+  description: string;
+  /** The author's own label from front matter, e.g. "2026-11-22.1". */
+  version: string;
+  /** sha256 (first 12 hex) of the file plus every partial it includes: changes whenever the text can. */
+  hash: string;
+  isDefault: boolean;
+  experienceLevel?: number;
+  order?: number;
+  body: string;
+  /** Path as shown in messages (relative to the working directory when inside it). */
+  path: string;
+}
+
+export interface PromptProblem {
+  path: string;
+  line: number;
+  message: string;
+}
+
+export function formatProblem(p: PromptProblem): string {
+  return `${p.path}:${p.line}: ${p.message}`;
+}
+
+export class PromptValidationError extends Error {
+  readonly problems: PromptProblem[];
+
+  constructor(problems: PromptProblem[]) {
+    const lines = problems.map(formatProblem);
+    super(`Prompt validation failed (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n${lines.join("\n")}`);
+    this.name = "PromptValidationError";
+    this.problems = problems;
+  }
+}
