@@ -5,6 +5,8 @@ import type { Logger } from "./logger.js";
 import { errorHandler, notFoundHandler } from "./http/error-handler.js";
 import { healthRouter, type Readiness } from "./http/health/route.js";
 import { listingsRouter, type ListingSources } from "./http/listings/route.js";
+import { httpMetrics, metricsRouter } from "./http/metrics/route.js";
+import type { Metrics } from "./metrics.js";
 import { cors, requestContext } from "./http/middleware.js";
 
 export interface AppDeps {
@@ -16,6 +18,8 @@ export interface AppDeps {
   routers: Router[];
   /** True once shutdown began: new requests get 503 while in-flight ones finish. */
   isDraining?: () => boolean;
+  /** Prometheus metrics (src/metrics.ts); when given, every request is recorded and GET /metrics serves them. */
+  metrics?: Metrics;
 }
 
 /** Builds the Express app without listening, so tests start it on port 0. */
@@ -28,11 +32,13 @@ export function createApp(deps: AppDeps) {
   app.set("query parser", "simple");
 
   app.use(requestContext(deps.logger));
+  if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
   app.use(cors(deps.config.corsOrigins));
   app.use(express.json({ limit: "1mb", strict: false }));
 
   app.use(healthRouter(deps.readiness, isDraining));
+  if (deps.metrics) app.use(metricsRouter(deps.metrics));
   app.use((req, res, next) => {
     if (!isDraining()) return next();
     res.setHeader("Connection", "close");
