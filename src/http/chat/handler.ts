@@ -1,0 +1,127 @@
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { ChatOutcome, ChatRequestContext, ChatTurn, RunChatOptions } from "../../../graphs/chat/types.js";
+import { AppError, errorBody, toAppError } from "../../errors.js";
+import { startSse, type SseWriter } from "../sse.js";
+import { readApiKey } from "./auth.js";
+import type { ChatCatalog } from "./catalog.js";
+import { parseChatRequest, type ChatDefaults, type ParsedChat } from "./request.js";
+import { chunkBody, completionBody, completionMeta, usageChunkBody, type ChunkDelta, type CompletionMeta } from "./response.js";
+
+export type RunChat = (turns: ChatTurn[], ctx: ChatRequestContext, opts: RunChatOptions) => Promise<ChatOutcome>;
+
+export interface ChatHandlerDeps {
+  run: RunChat;
+  catalog: ChatCatalog;
+  defaults: ChatDefaults;
+}
+
+const FILTER_MESSAGE = "Your input was rejected as invalid or inappropriate for this service.";
+
+const contentFilter = (message: string) =>
+  new AppError({ status: 400, type: "invalid_request_error", code: "content_filter", message: message || FILTER_MESSAGE });
+
+class ClientGone extends Error {
+  override name = "ClientGone";
+}
+
+/** One line per completion for operators: what happened, never what was said or which key. */
+function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome) {
+  req.log.info(
+    {
+      model: parsed.ctx.model,
+      stream: parsed.stream,
+      outcome: outcome.kind,
+      category: outcome.kind === "answer" ? undefined : outcome.category,
+      finishReason: outcome.kind === "answer" ? outcome.finishReason : undefined,
+      usage: outcome.usage,
+    },
+    "chat completion",
+  );
+}
+
+async function complete(req: Request, res: Response, deps: ChatHandlerDeps, parsed: ParsedChat, signal: AbortSignal) {
+  const outcome = await deps.run(parsed.turns, parsed.ctx, { signal });
+  logOutcome(req, parsed, outcome);
+  if (outcome.kind === "rejected") throw contentFilter(outcome.message);
+  const meta = completionMeta(parsed.ctx.model, outcome.promptVersions);
+  res.setHeader("X-Prompt-Versions", outcome.promptVersions);
+  res.json(completionBody(meta, outcome.content, outcome.kind === "answer" ? outcome.finishReason : "stop", outcome.usage));
+}
+
+/**
+ * Headers wait until success is certain: the first answer delta (the graph only streams the final
+ * answer, after preflight passed) or a successful outcome. Until then a rejection or provider error is
+ * still an ordinary HTTP error; after, it becomes an in-stream error event.
+ */
+async function stream(req: Request, res: Response, deps: ChatHandlerDeps, parsed: ParsedChat, signal: AbortSignal) {
+  const { ctx, includeUsage } = parsed;
+  // Headers go out before the outcome, so the versions come from the registry (the same source the graph uses).
+  const versions = deps.catalog.promptVersions(ctx.theology, ctx.profile);
+  const meta: CompletionMeta = completionMeta(ctx.model, versions);
+  let sse: SseWriter | undefined;
+  let streamed = false;
+  const send = (delta: ChunkDelta, finish: "stop" | "length" | null = null) => sse!.send(chunkBody(meta, delta, finish, includeUsage));
+  const open = () => {
+    if (!sse) {
+      sse = startSse(res, { "X-Prompt-Versions": versions });
+      send({ role: "assistant", content: "" });
+    }
+    return sse;
+  };
+  const onDelta = (text: string) => {
+    if (text === "" || signal.aborted) return;
+    open();
+    streamed = true;
+    send({ content: text });
+  };
+  try {
+    const outcome = await deps.run(parsed.turns, ctx, { signal, onDelta });
+    logOutcome(req, parsed, outcome);
+    if (outcome.kind === "rejected") {
+      if (!sse) throw contentFilter(outcome.message);
+      sse.send(errorBody(contentFilter(outcome.message)));
+      sse.done();
+      return;
+    }
+    open();
+    if (!streamed && outcome.content !== "") send({ content: outcome.content });
+    send({}, outcome.kind === "answer" ? outcome.finishReason : "stop");
+    if (includeUsage) sse!.send(usageChunkBody(meta, outcome.usage));
+    sse!.done();
+  } catch (err) {
+    if (!sse || signal.aborted) throw err;
+    const appErr = toAppError(err);
+    if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, "chat stream failed");
+    else req.log.debug({ code: appErr.code }, "chat stream rejected");
+    sse.send(errorBody(appErr));
+    sse.done();
+  }
+}
+
+export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const apiKey = readApiKey(req.get("authorization"));
+    const parsed = parseChatRequest(
+      { body: req.body, isJson: req.is("application/json") !== false, header: (n) => req.get(n), apiKey },
+      deps.catalog,
+      deps.defaults,
+    );
+    const abort = new AbortController();
+    // res "close" (not req "close", which fires once the body is read) means the client is gone.
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort(new ClientGone("client closed the connection"));
+    };
+    res.on("close", onClose);
+    try {
+      await (parsed.stream ? stream : complete)(req, res, deps, parsed, abort.signal);
+    } catch (err) {
+      if (abort.signal.aborted) {
+        req.log.debug("chat aborted: client closed the connection");
+        return;
+      }
+      next(err);
+    } finally {
+      res.off("close", onClose);
+    }
+  };
+}

@@ -1,0 +1,161 @@
+import type { z } from "zod";
+import type { ChatRequestContext, ChatTurn, ModelParams } from "../../../graphs/chat/types.js";
+import { invalidParameter, invalidRequest, unsupportedParameter } from "../../errors.js";
+import type { ChatCatalog } from "./catalog.js";
+import { checkLimits, readConversation } from "./messages.js";
+import { ChatBodySchema, UNSUPPORTED, type ChatBody } from "./schema.js";
+
+export const DEFAULT_MAX_WORDS = 300;
+export const LINKS_HEADER = "x-convert-scripture-links";
+
+export interface ChatDefaults {
+  defaultModel: string;
+  preflightModel: string;
+}
+
+export interface ChatRequestInput {
+  body: unknown;
+  /** False when the Content-Type is not JSON (the body parser then left the body unread). */
+  isJson: boolean;
+  header(name: string): string | undefined;
+  apiKey: string;
+}
+
+export interface ParsedChat {
+  turns: ChatTurn[];
+  ctx: ChatRequestContext;
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+function paramOf(path: PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), "");
+}
+
+function schemaError(error: z.ZodError) {
+  const issue = error.issues[0]!;
+  const param = paramOf(issue.path) || "body";
+  const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+  const message = missing ? `'${param}' is required.` : `Invalid value for '${param}': ${issue.message}`;
+  // The messages array is the request's structure; any other field is a parameter with a bad value.
+  return param === "messages" || param.startsWith("messages[") || param === "body"
+    ? invalidRequest(message, param)
+    : invalidParameter(message, param);
+}
+
+/** Two names for one setting: equal is fine, different is a contradiction the caller must resolve. */
+function oneOf(a: string | undefined, aName: string, b: string | undefined, bName: string): string | undefined {
+  if (a !== undefined && b !== undefined && a !== b) {
+    throw invalidParameter(`'${aName}' (${a}) and '${bName}' (${b}) name the same setting with different values; send one.`, aName);
+  }
+  return a ?? b;
+}
+
+function linkSwitch(body: ChatBody, header: string | undefined): boolean {
+  if (header !== undefined && header.trim() !== "") {
+    const v = header.trim().toLowerCase();
+    if (v !== "true" && v !== "false") {
+      throw invalidParameter(`Header X-Convert-Scripture-Links must be "true" or "false".`, "X-Convert-Scripture-Links");
+    }
+    return v === "true";
+  }
+  const { convert_scripture_links: convert, disable_scripture_links: disable } = body;
+  if (convert !== undefined && disable !== undefined && convert === disable) {
+    throw invalidParameter(
+      `convert_scripture_links=${convert} and disable_scripture_links=${disable} contradict each other; send one.`,
+      "convert_scripture_links",
+    );
+  }
+  return convert ?? (disable === undefined ? true : !disable);
+}
+
+function passageOf(body: ChatBody, bibleId: string, catalog: ChatCatalog): ChatRequestContext["passage"] {
+  if (body.book_id === undefined) {
+    if (body.chapter !== undefined || body.verses !== undefined) {
+      throw invalidParameter("'chapter' and 'verses' need 'book_id'.", "book_id");
+    }
+    return undefined;
+  }
+  const book = catalog.bookId(body.book_id);
+  if (!book) throw invalidParameter(`Unknown book_id '${body.book_id}'; use a book ID such as GEN, MAT or 1CO.`, "book_id");
+  if (body.chapter === undefined) throw invalidParameter("'book_id' needs 'chapter'.", "chapter");
+  const verses = body.verses && [...new Set(body.verses)].sort((a, b) => a - b);
+  const problem = catalog.checkPassage(bibleId, book, body.chapter, verses);
+  if (problem) throw invalidParameter(problem.message, problem.param);
+  return verses ? { book, chapter: body.chapter, verses } : { book, chapter: body.chapter };
+}
+
+function modelParams(body: ChatBody): ModelParams {
+  if (body.max_tokens !== undefined && body.max_completion_tokens !== undefined && body.max_tokens !== body.max_completion_tokens) {
+    throw invalidParameter("'max_tokens' and 'max_completion_tokens' differ; send one.", "max_tokens");
+  }
+  const picked: ModelParams = {
+    temperature: body.temperature,
+    top_p: body.top_p,
+    max_tokens: body.max_completion_tokens ?? body.max_tokens,
+    seed: body.seed,
+    user: body.user,
+    presence_penalty: body.presence_penalty,
+    frequency_penalty: body.frequency_penalty,
+    stop: body.stop,
+  };
+  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) as ModelParams;
+}
+
+/** Validates a chat request in the contract's order (body, then limits, then slugs); auth is done before. */
+export function parseChatRequest(input: ChatRequestInput, catalog: ChatCatalog, defaults: ChatDefaults): ParsedChat {
+  const raw = input.body;
+  if (!input.isJson) throw invalidRequest("Content-Type must be application/json.");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalidRequest("Request body must be a JSON object.");
+  for (const [name, refused] of Object.entries(UNSUPPORTED)) {
+    const value = (raw as Record<string, unknown>)[name];
+    if (value !== undefined && value !== null && refused(value)) {
+      throw unsupportedParameter(`'${name}' is not supported: this service runs its own tools server-side and returns one text answer.`, name);
+    }
+  }
+  const parsed = ChatBodySchema.safeParse(raw);
+  if (!parsed.success) throw schemaError(parsed.error);
+  const body = parsed.data;
+
+  const theology = oneOf(body.theology, "theology", body.theology_slug, "theology_slug");
+  const profile = oneOf(body.profile, "profile", body.profile_slug, "profile_slug");
+  const convertLinks = linkSwitch(body, input.header(LINKS_HEADER));
+  const conversation = readConversation(body.messages);
+  const params = modelParams(body);
+  const bibleId = body.bible_id ?? catalog.defaultBibleId;
+  const ids = catalog.bibleIds();
+  if (!ids.includes(bibleId)) throw invalidParameter(`Unknown bible_id '${bibleId}'. Available: ${ids.join(", ")}.`, "bible_id");
+  const passage = passageOf(body, bibleId, catalog);
+
+  checkLimits(conversation, body.system_instructions);
+
+  if (theology !== undefined && !catalog.isTheology(theology)) {
+    throw invalidParameter(`Unknown theology '${theology}'. See GET /v1/theologies for valid options.`, body.theology !== undefined ? "theology" : "theology_slug");
+  }
+  if (profile !== undefined && !catalog.isProfile(profile)) {
+    throw invalidParameter(`Unknown profile '${profile}'. See GET /v1/profiles for valid options.`, body.profile !== undefined ? "profile" : "profile_slug");
+  }
+
+  const system = [...conversation.system];
+  if (body.system_instructions !== undefined && body.system_instructions.trim() !== "") system.push(body.system_instructions);
+  const ctx: ChatRequestContext = {
+    apiKey: input.apiKey,
+    model: body.model ?? defaults.defaultModel,
+    preflightModel: defaults.preflightModel,
+    theology: theology ?? catalog.defaultTheology,
+    profile: profile ?? catalog.defaultProfile,
+    bibleId,
+    maxWords: body.max_words ?? DEFAULT_MAX_WORDS,
+    convertLinks,
+    skipPreflight: body.skip_preflight ?? false,
+    modelParams: params,
+  };
+  if (passage) ctx.passage = passage;
+  if (system.length > 0) ctx.callerSystem = system.join("\n\n");
+  return {
+    turns: conversation.turns,
+    ctx,
+    stream: body.stream ?? false,
+    includeUsage: body.stream_options?.include_usage ?? false,
+  };
+}

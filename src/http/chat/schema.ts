@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/**
+ * The chat request body. Every optional field also accepts null, because OpenAI clients send
+ * `"temperature": null` for "not set"; nulls are treated as absent. Unknown keys are dropped, so
+ * vendor fields from other clients do not fail the request.
+ */
+const opt = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
+
+const textPart = z.object({ type: z.literal("text"), text: z.string() });
+
+export const MessageSchema = z.object({
+  role: z.string(),
+  content: z.union([z.string(), z.array(z.object({ type: z.string() }).loose())]).nullish(),
+  tool_calls: z.unknown().optional(),
+  function_call: z.unknown().optional(),
+});
+
+export type RawMessage = z.infer<typeof MessageSchema>;
+export const TextPartSchema = textPart;
+
+export const ChatBodySchema = z.object({
+  model: opt(z.string().min(1).max(256)),
+  messages: z.array(MessageSchema).min(1, "messages must contain at least one message"),
+  stream: opt(z.boolean()),
+  stream_options: opt(z.object({ include_usage: opt(z.boolean()) })),
+
+  book_id: opt(z.string().min(1).max(64)),
+  chapter: opt(z.int().min(1)),
+  verses: opt(z.array(z.int().min(1)).min(1).max(200)),
+  bible_id: opt(z.string().min(1).max(64)),
+  max_words: opt(z.int().min(1).max(2000)),
+  skip_preflight: opt(z.boolean()),
+
+  theology: opt(z.string().min(1).max(100)),
+  theology_slug: opt(z.string().min(1).max(100)),
+  profile: opt(z.string().min(1).max(100)),
+  profile_slug: opt(z.string().min(1).max(100)),
+  system_instructions: opt(z.string()),
+  convert_scripture_links: opt(z.boolean()),
+  disable_scripture_links: opt(z.boolean()),
+
+  temperature: opt(z.number().min(0).max(2)),
+  top_p: opt(z.number().min(0).max(1)),
+  max_tokens: opt(z.int().min(1)),
+  max_completion_tokens: opt(z.int().min(1)),
+  seed: opt(z.int()),
+  user: opt(z.string().max(512)),
+  presence_penalty: opt(z.number().min(-2).max(2)),
+  frequency_penalty: opt(z.number().min(-2).max(2)),
+  stop: opt(z.union([z.string(), z.array(z.string()).max(4)])),
+  n: opt(z.int()),
+});
+
+export type ChatBody = z.infer<typeof ChatBodySchema>;
+
+/**
+ * Fields that would change what the caller gets back in ways this service cannot honour. Each maps a
+ * present value to true when it must be refused; null always means "not set".
+ */
+export const UNSUPPORTED: Record<string, (value: unknown) => boolean> = {
+  tools: () => true,
+  functions: () => true,
+  tool_choice: () => true,
+  function_call: () => true,
+  function_calling: () => true,
+  parallel_tool_calls: () => true,
+  n: (v) => v !== 1,
+  logprobs: (v) => v !== false,
+  top_logprobs: () => true,
+  response_format: (v) => !(typeof v === "object" && (v as { type?: unknown }).type === "text"),
+  audio: () => true,
+  modalities: (v) => !(Array.isArray(v) && v.every((m) => m === "text")),
+  prediction: () => true,
+  web_search_options: () => true,
+};

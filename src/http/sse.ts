@@ -1,0 +1,40 @@
+import type { Response } from "express";
+
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache",
+  Connection: "keep-alive",
+  // Tells nginx-style proxies not to buffer, so each event reaches the client when written.
+  "X-Accel-Buffering": "no",
+});
+
+/** One server-sent event carrying a JSON payload (or the literal [DONE]). */
+export function sseEvent(data: unknown): string {
+  return `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+}
+
+export interface SseWriter {
+  /** False once the client is gone: further writes are dropped. */
+  readonly open: boolean;
+  send(data: unknown): void;
+  /** Writes `data: [DONE]` and ends the response. */
+  done(): void;
+}
+
+/** Sends the status line and headers at once and hands back a writer that flushes every event. */
+export function startSse(res: Response, extraHeaders: Record<string, string> = {}): SseWriter {
+  res.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
+  res.flushHeaders();
+  const isOpen = () => !res.destroyed && !res.writableEnded;
+  return {
+    get open() {
+      return isOpen();
+    },
+    send(data) {
+      if (isOpen()) res.write(sseEvent(data));
+    },
+    done() {
+      if (isOpen()) res.end(sseEvent("[DONE]"));
+    },
+  };
+}
