@@ -45,7 +45,10 @@ export function loadPrompts(dir: string = DEFAULT_PROMPTS_DIR): PromptRegistry {
     if (doc) docs.push(doc);
   }
   checkCollection(root, docs, problems);
-  if (problems.length > 0) throw new PromptValidationError(problems);
+  if (problems.length > 0) {
+    problems.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    throw new PromptValidationError(problems);
+  }
   return buildRegistry(dir, docs);
 }
 
@@ -88,12 +91,13 @@ function parseFile(raw: RawFile, problems: PromptProblem[]): ParsedFile | undefi
     });
     return undefined;
   }
+  const controlsLine = split.bodyLine + i;
   i++;
   while (i < lines.length && (lines[i] ?? "").trim() === "") i++;
   const body = lines.slice(i).join("\n").trimEnd();
   const bodyLine = split.bodyLine + i;
   if (body.trim() === "") {
-    problems.push({ path, line: split.bodyLine + i - 1, message: "body is empty: write the text the model should receive below the Controls line" });
+    problems.push({ path, line: controlsLine, message: "body is empty: write the text the model should receive below the Controls line" });
     return undefined;
   }
   if (!data) return undefined;
