@@ -1,0 +1,118 @@
+import { AppError } from "../../src/errors.js";
+
+/**
+ * Maps a failed provider call to the contract's errors. Messages are ours alone: a provider's own
+ * message can echo the key (OpenAI's 401 quotes part of it), so it never reaches the caller.
+ */
+
+/** Thrown through the AbortSignal when our idle timer, not the caller, ends a provider call. */
+export class ProviderTimeout extends Error {
+  override name = "ProviderTimeout";
+}
+
+export const upstreamTimeout = (provider: string, timeoutMs: number) =>
+  new AppError({
+    status: 504,
+    type: "server_error",
+    code: "upstream_timeout",
+    message: `The model provider (${provider}) did not respond within ${timeoutMs} ms.`,
+  });
+
+export const upstreamError = (provider: string, cause?: unknown) =>
+  new AppError({
+    status: 502,
+    type: "server_error",
+    code: "upstream_error",
+    message: `The model provider (${provider}) failed or sent a response that could not be read.`,
+    cause,
+  });
+
+/**
+ * What may be logged about a provider failure: never its message, which can quote the key
+ * ("Incorrect API key provided: sk-abc...").
+ */
+export function summary(err: unknown): { name: string; status?: number; code?: string } {
+  const e = (err ?? {}) as { name?: unknown; code?: unknown; constructor?: { name?: string } };
+  const code = typeof e.code === "string" && /^[\w.-]{1,64}$/.test(e.code) ? e.code : undefined;
+  return {
+    name: typeof e.name === "string" ? e.name : (e.constructor?.name ?? "unknown"),
+    ...(statusOf(err) !== undefined ? { status: statusOf(err) } : {}),
+    ...(code ? { code } : {}),
+  };
+}
+
+function statusOf(err: unknown): number | undefined {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+function retryAfterOf(err: unknown): string | undefined {
+  const headers = (err as { headers?: unknown } | null)?.headers;
+  if (!headers || typeof headers !== "object") return undefined;
+  const value =
+    typeof (headers as Headers).get === "function"
+      ? (headers as Headers).get("retry-after")
+      : (headers as Record<string, unknown>)["retry-after"];
+  return typeof value === "string" && /^[\w ,:+-]{1,64}$/.test(value) ? value : undefined;
+}
+
+export interface ProviderCall {
+  provider: string;
+  model: string;
+  timeoutMs: number;
+}
+
+export function toProviderError(err: unknown, call: ProviderCall): AppError {
+  if (err instanceof AppError) return err;
+  const { provider } = call;
+  const name = (err as { name?: unknown } | null)?.name;
+  if (err instanceof ProviderTimeout || name === "TimeoutError" || name === "APIConnectionTimeoutError") {
+    return upstreamTimeout(provider, call.timeoutMs);
+  }
+  const status = statusOf(err);
+  if (status === 401 || status === 403) {
+    return new AppError({
+      status: 401,
+      type: "invalid_request_error",
+      code: "invalid_api_key",
+      message: `The model provider (${provider}) rejected the API key (HTTP ${status}). Check the key sent in the Authorization header.`,
+      cause: summary(err),
+    });
+  }
+  if (status === 404) {
+    return new AppError({
+      status: 400,
+      type: "invalid_request_error",
+      code: "model_not_found",
+      param: "model",
+      message: `The model provider (${provider}) does not offer the model "${call.model}" to this key.`,
+      cause: summary(err),
+    });
+  }
+  if (status === 429) {
+    const retryAfter = retryAfterOf(err);
+    return new AppError({
+      status: 429,
+      type: "invalid_request_error",
+      code: "provider_rate_limited",
+      message: `The model provider (${provider}) is rate limiting this key; retry later.`,
+      headers: retryAfter ? { "Retry-After": retryAfter } : {},
+      cause: summary(err),
+    });
+  }
+  if (status === 400 || status === 422) {
+    return new AppError({
+      status: 400,
+      type: "invalid_request_error",
+      code: "upstream_invalid_request",
+      message: `The model provider (${provider}) refused the request's parameters for model "${call.model}".`,
+      cause: summary(err),
+    });
+  }
+  return upstreamError(provider, summary(err));
+}
+
+/** True when the run's own signal (client gone) ended the call: that is not a provider fault. */
+export function isCallerAbort(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && !(signal.reason instanceof ProviderTimeout);
+}

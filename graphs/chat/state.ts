@@ -1,0 +1,39 @@
+import { MessagesValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+
+export const PREFLIGHT_CATEGORIES = [
+  "biblical_question",
+  "passage_request",
+  "support_question",
+  "greeting",
+  "incomplete_input",
+  "hacker_activity",
+  "inappropriate",
+  "invalid",
+] as const;
+
+/**
+ * What one chat run knows. Nothing per-request and secret lives here (the key, the caller's system
+ * text): those travel in the run's context, so a checkpoint or a Studio trace never holds them.
+ */
+export const ChatState = new StateSchema({
+  /** The conversation: caller turns, then the agent's tool-calling turns, tool results and the answer. */
+  messages: MessagesValue,
+  /** The preflight category of the last user message; null when preflight was skipped. */
+  category: z.enum(PREFLIGHT_CATEGORIES).nullable().default(null),
+  /** Who decided the category: cheap rules, the classifier model, or the fail-open fallback. */
+  classifiedBy: z.enum(["rules", "model", "fallback", "skipped"]).nullable().default(null),
+  /** Agent model calls made so far; bounded by AGENT_MAX_STEPS. */
+  steps: z.number().int().default(0),
+  /** The answer as the model wrote it, already cut to max_words, before link conversion. */
+  answer: z.string().default(""),
+  /** "length" when the word limit (or the provider's token limit) cut the answer. */
+  finishReason: z.enum(["stop", "length"]).nullable().default(null),
+  /** What the caller receives: the link-converted answer, a canned reply, or the content-filter message. */
+  content: z.string().default(""),
+  /** The X-Prompt-Versions value of the prompts this run used. */
+  promptVersions: z.string().default(""),
+});
+
+export type ChatStateValue = typeof ChatState.State;
+export type ChatStateUpdate = typeof ChatState.Update;

@@ -1,0 +1,87 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { limitWords, SENTENCE_WINDOW, WordLimiter } from "../../graphs/chat/answer/word-limit.js";
+
+const wordArb = fc.constantFrom("grace", "God", "love.", "John", "3:16", "faith!", "hope?", "(see", "it).", "“Amen.”", "peace,", "a", "Dios.", "¿qué?");
+const spaceArb = fc.constantFrom(" ", "  ", "\n", "\n\n", " \t");
+const textArb = fc
+  .array(fc.tuple(wordArb, spaceArb), { maxLength: 120 })
+  .chain((parts) => fc.tuple(fc.constantFrom("", " ", "\n"), fc.constant(parts.map(([w, s]) => w + s).join("")), fc.constantFrom("", "tail", "end.")))
+  .map(([lead, body, tail]) => lead + body + tail);
+
+/** Random cut points turn one text into the chunks a provider might send. */
+function chunked(text: string, cuts: number[]): string[] {
+  const points = [...new Set(cuts.map((c) => Math.floor(c * text.length)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let last = 0;
+  for (const p of points) {
+    out.push(text.slice(last, p));
+    last = p;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
+function streamed(chunks: string[], maxWords: number) {
+  const limiter = new WordLimiter(maxWords);
+  let out = "";
+  let cut = false;
+  for (const chunk of chunks) {
+    const r = limiter.push(chunk);
+    out += r.text;
+    if (r.cut) {
+      cut = true;
+      break;
+    }
+  }
+  if (!cut) out += limiter.end();
+  return { out, cut, limiter };
+}
+
+const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
+
+describe("max_words limit", () => {
+  it("when the text fits, then it is returned unchanged", () => {
+    expect(limitWords("In the beginning God created.", 5)).toEqual({ text: "In the beginning God created.", cut: false });
+  });
+
+  it("when the text is too long, then it is cut at the last sentence end that fits", () => {
+    const r = limitWords("Grace is a gift. Faith receives it. Love follows from it always.", 8);
+    expect(r).toEqual({ text: "Grace is a gift. Faith receives it.", cut: true });
+  });
+
+  it("when no sentence ends in the last stretch, then it is cut at exactly max_words words", () => {
+    const long = Array.from({ length: SENTENCE_WINDOW + 20 }, (_, i) => `w${i}`).join(" ");
+    const r = limitWords(`Short start. ${long}`, SENTENCE_WINDOW + 5);
+    expect(words(r.text)).toBe(SENTENCE_WINDOW + 5);
+    expect(r.cut).toBe(true);
+  });
+
+  it("when streamed in any chunking, then the output equals the whole-text cut", () => {
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 1, max: 90 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 30 }), (text, max, cuts) => {
+        const expected = limitWords(text, max);
+        const got = streamed(chunked(text, cuts), max);
+        expect(got.out).toBe(expected.text);
+        expect(got.cut).toBe(expected.cut);
+        expect(got.limiter.text).toBe(expected.text);
+        expect(words(got.out)).toBeLessThanOrEqual(max);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("when far from the limit, then words stream out before any sentence ends", () => {
+    const limiter = new WordLimiter(300);
+    expect(limiter.push("In the beginning ").text).toBe("In the beginning ");
+    expect(limiter.push("God crea").text).toBe("God ");
+  });
+
+  it("when the cut is known, then push reports it as soon as the next word begins", () => {
+    const limiter = new WordLimiter(3);
+    expect(limiter.push("One two three").cut).toBe(false);
+    const r = limiter.push(" four");
+    expect(r.cut).toBe(true);
+    expect(limiter.text).toBe("One two three");
+  });
+});
