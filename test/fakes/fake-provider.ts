@@ -244,9 +244,11 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     async close() {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Wait for every socket's own close too, so the counters are final when close() resolves.
+      const socketsClosed = [...sockets].map((socket) => new Promise((resolve) => socket.once("close", resolve)));
       server.closeAllConnections();
       for (const socket of sockets) socket.destroy();
-      await closed;
+      await Promise.all([closed, ...socketsClosed]);
     },
   };
   return provider;
