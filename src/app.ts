@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import express, { type ErrorRequestHandler, type Router } from "express";
 import helmet from "helmet";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
@@ -16,6 +16,11 @@ export interface AppDeps {
   listings: ListingSources;
   /** Feature routers (search, chat, pages), each built from its own dependencies. */
   routers: Router[];
+  /**
+   * Error middleware that must see failures raised before any router (the app-wide body parser's 400/413),
+   * e.g. chat's auth-first rule. Mounted after the routers, before the error handler.
+   */
+  errorHooks?: ErrorRequestHandler[];
   /** True once shutdown began: new requests get 503 while in-flight ones finish. */
   isDraining?: () => boolean;
   /** Prometheus metrics (src/metrics.ts); when given, every request is recorded and GET /metrics serves them. */
@@ -48,6 +53,7 @@ export function createApp(deps: AppDeps) {
   });
   app.use(listingsRouter(deps.listings));
   for (const router of deps.routers) app.use(router);
+  for (const hook of deps.errorHooks ?? []) app.use(hook);
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -19,10 +19,13 @@ export interface ChatRouteDeps {
 }
 
 /**
- * The body parser runs app-wide before this router, so a malformed or oversized body fails first.
- * Auth is checked first by contract: an unauthenticated request is told 401 whatever its body.
+ * The body parser runs app-wide before any router, so a malformed or oversized body fails before the
+ * chat handler runs, and an error middleware inside a router never sees it. Auth comes first by
+ * contract, so give this to createApp's `errorHooks`: an unauthenticated chat request is told 401
+ * whatever its body.
  */
-function authBeforeBodyErrors(err: unknown, req: Request, _res: Response, next: NextFunction) {
+export function chatAuthFirst(err: unknown, req: Request, _res: Response, next: NextFunction) {
+  if (req.method !== "POST" || req.path.replace(/\/+$/, "") !== CHAT_PATH) return next(err);
   try {
     readApiKey(req.get("authorization"));
     next(err);
@@ -33,7 +36,6 @@ function authBeforeBodyErrors(err: unknown, req: Request, _res: Response, next: 
 
 export function chatRouter(deps: ChatRouteDeps): Router {
   const router = Router();
-  router.use(CHAT_PATH, authBeforeBodyErrors);
   route(router, CHAT_PATH, {
     post: chatHandler({
       run: deps.run,
