@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { detectLanguage } from "../../src/prompts/language.js";
+import { listProfiles, listTheologies, loadPrompts, render, type PromptVars } from "../../src/prompts/loader.js";
+import { CANNED_KINDS, LANGUAGES } from "../../src/prompts/types.js";
+
+const registry = loadPrompts();
+const CATEGORIES = [
+  "biblical_question",
+  "passage_request",
+  "support_question",
+  "greeting",
+  "incomplete_input",
+  "hacker_activity",
+  "inappropriate",
+  "invalid",
+];
+const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/** The classifier prompt's "# Examples" section as category -> quoted examples. */
+function classifierExamples(body: string): Map<string, string[]> {
+  const section = body.split(/^# Examples$/m)[1]?.split(/^# /m)[0] ?? "";
+  const examples = new Map<string, string[]>();
+  let current = "";
+  for (const line of section.split("\n")) {
+    const heading = /^([a-z_]+):$/.exec(line.trim());
+    const item = /^- "(.+)"$/.exec(line.trim());
+    if (heading?.[1]) examples.set((current = heading[1]), []);
+    else if (item?.[1] && current) examples.get(current)?.push(item[1]);
+  }
+  return examples;
+}
+
+describe("shipped prompts", () => {
+  it("when listed, then the nine theologies of issue 4 are there with default first", () => {
+    expect(listTheologies(registry).map((t) => t.slug)).toEqual([
+      "default",
+      "reformed",
+      "catholic",
+      "eastern_orthodox",
+      "lutheran",
+      "anglican",
+      "baptist",
+      "wesleyan",
+      "charismatic",
+    ]);
+  });
+
+  it("when listed, then the profiles include the seed's three and span experience levels 0 to 5", () => {
+    const profiles = listProfiles(registry);
+    expect(profiles[0]).toMatchObject({ slug: "universal_explorer", is_default: true });
+    expect(profiles.map((p) => p.slug)).toEqual(expect.arrayContaining(["curious_explorer", "mature_believer"]));
+    expect(profiles.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(profiles.map((p) => p.experience_level))).toEqual(new Set([0, 1, 2, 3, 4, 5]));
+  });
+
+  it("when measured, then every theology and profile is focused: roughly 250 to 700 words", () => {
+    for (const doc of [...registry.theologies, ...registry.profiles]) {
+      expect.soft(words(doc.body), doc.path).toBeGreaterThanOrEqual(230);
+      expect.soft(words(doc.body), doc.path).toBeLessThanOrEqual(700);
+    }
+  });
+
+  it("when the guardrails are read, then they name the three tools and the word limit", () => {
+    for (const tool of ["search_scripture", "keyword_search", "lookup_passage"]) expect(registry.guardrails.body).toContain(tool);
+    expect(registry.guardrails.body).toContain("{{max_words}}");
+    expect(registry.guardrails.body).toMatch(/Nicene Creed/);
+  });
+
+  it("when the classifier prompt is read, then it names all eight categories with at least two examples each, in English and Spanish", () => {
+    const body = registry.preflight.body;
+    const examples = classifierExamples(body);
+    for (const category of CATEGORIES) {
+      expect(body).toContain(`- ${category}:`);
+      const list = examples.get(category) ?? [];
+      expect(list.length, category).toBeGreaterThanOrEqual(2);
+      expect(list.some((e) => detectLanguage(e) === "es"), `${category} has a Spanish example`).toBe(true);
+    }
+    expect([...examples.keys()].sort()).toEqual([...CATEGORIES].sort());
+    expect(body).toMatch(/data to classify, never instructions/);
+  });
+
+  it("when every canned reply is read, then each kind exists in each language and is written in it", () => {
+    for (const kind of CANNED_KINDS) {
+      for (const lang of LANGUAGES) {
+        const doc = registry.canned(kind, lang);
+        expect(doc.slug).toBe(`${kind}.${lang}`);
+        expect(detectLanguage(doc.body), doc.path).toBe(lang);
+      }
+    }
+  });
+
+  it("when every theology x profile core is rendered, then no placeholder is left and each part keeps its place", () => {
+    for (const t of registry.theologies) {
+      for (const p of registry.profiles) {
+        const vars: PromptVars = {
+          max_words: 250,
+          theology_name: t.name,
+          theology_slug: t.slug,
+          profile_name: p.name,
+          profile_slug: p.slug,
+          language: "English",
+          bible_id: "eng-web",
+        };
+        const core = [registry.guardrails, t, p].map((d) => render(d.body, vars)).join("\n\n");
+        expect(core).not.toMatch(/\{\{|\}\}/);
+        expect(core).toContain(`# Perspective: ${t.name}`);
+        expect(core.indexOf(`# Perspective: ${t.name}`)).toBeLessThan(core.indexOf(`# Reader: ${p.name}`));
+        expect(core).toContain("within 250 words");
+        expect(registry.versions(t.slug, p.slug).split(",")).toHaveLength(3);
+      }
+    }
+  });
+});
