@@ -1,6 +1,6 @@
 /**
  * The translations this service ships. All are public domain, exported from Debian's SWORD modules by
- * ingest/export-sword.ts into data/bibles/<id>.json.gz. The objects are the wire shape of
+ * ingest/export-sword.ts into data/bibles/<id>.json. The objects are the wire shape of
  * GET /v1/translations, hence the snake_case field.
  */
 
