@@ -1,0 +1,202 @@
+/**
+ * The bible-passage-reference-parser, configured for our two uses and wrapped so that callers see
+ * only ScriptureRef with USFM ids. The package finds and interprets references; this module adds
+ * the policies the package leaves to us (which book spellings count, case, ambiguous words).
+ */
+import { bcv_parser } from "bible-passage-reference-parser/esm/bcv_parser.js";
+import * as en from "bible-passage-reference-parser/esm/lang/en.js";
+import * as es from "bible-passage-reference-parser/esm/lang/es.js";
+import { BOOKS, findBook, isValidRef, normalizeBookName, verseCount, type Book } from "./books.js";
+import { isCandidateWord, isWordChar } from "./reference-segments.js";
+
+/** A passage; book is a USFM id. Without verseStart it is the whole chapter (or chapters). */
+export interface ScriptureRef {
+  book: string;
+  chapter: number;
+  verseStart?: number;
+  verseEnd?: number;
+  chapterEnd?: number;
+}
+
+export interface FoundReference {
+  ref: ScriptureRef;
+  /** Offsets into the text searched; text.slice(start, end) is the reference as written. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** "prose": capitalised books, conservative; "query": a search box, lowercase and "jn 3 16" allowed. */
+export type ParseMode = "prose" | "query";
+
+interface Point { b: string; c: number; v: number; type?: string }
+interface Entity {
+  osis: string;
+  type: string;
+  indices: [number, number];
+  entity_id: number;
+  start: Point;
+  end: Point;
+  entities: { valid: { valid: boolean; messages: Record<string, unknown> } }[];
+}
+interface Parser {
+  parse(text: string): unknown;
+  parsed_entities(): unknown[];
+  set_options(options: Record<string, unknown>): unknown;
+}
+type LanguageModule = ConstructorParameters<typeof bcv_parser>[0];
+
+const NEVER = /^\x1f\x1f\x1f/;
+
+const BASE_OPTIONS = {
+  osis_compaction_strategy: "bcv",
+  sequence_combination_strategy: "separate",
+  consecutive_combination_strategy: "separate",
+  book_alone_strategy: "ignore",
+  book_sequence_strategy: "ignore",
+  book_range_strategy: "ignore",
+  invalid_passage_strategy: "include",
+  passage_existence_strategy: "bcv",
+  // books.ts counts and the shipped SWORD texts follow KJV versification.
+  versification_system: "kjv",
+  testaments: "on",
+  zero_chapter_strategy: "error",
+  zero_verse_strategy: "error",
+  single_chapter_1_strategy: "chapter",
+};
+
+const MODE_OPTIONS: Record<ParseMode, Record<string, unknown>> = {
+  prose: {
+    ...BASE_OPTIONS,
+    captive_end_digits_strategy: "delete",
+    // In prose "Mark 5 10 people" is not Mark 5:10, and a bare space does not chain "Mark 5 10".
+    grammar: { cv_sep_weak: NEVER, sequence_us: /^(?:\s*(?:[,;]|&|and\s|y\s)\s*)+/i },
+  },
+  query: { ...BASE_OPTIONS, captive_end_digits_strategy: "include" },
+};
+
+const parsers = new Map<string, Parser>();
+
+function parserFor(lang: "en" | "es", mode: ParseMode): Parser {
+  const key = `${lang}:${mode}`;
+  let parser = parsers.get(key);
+  if (parser === undefined) {
+    parser = new bcv_parser((lang === "en" ? en : es) as LanguageModule) as unknown as Parser;
+    parser.set_options(MODE_OPTIONS[mode]);
+    parsers.set(key, parser);
+  }
+  return parser;
+}
+
+const BY_OSIS = new Map<string, Book>(BOOKS.map((book) => [book.osis, book]));
+
+// Abbreviations that are everyday words ("Is 2 enough?", "Mi 5 hijos"): with a verse they are
+// references, with a chapter alone they are prose.
+const WORD_ABBREVIATIONS = new Set([
+  "is", "am", "ex", "mi", "os", "sal", "ap", "est", "pro", "mar", "ac", "ro", "ga", "ge", "ne", "ru", "lu", "ob", "ez", "hab",
+]);
+
+// Dashes the parser does not read as ranges, swapped one for one so offsets stay put.
+const ODD_DASHES = /[\u2010\u2011\u2012\u2212\uFE63\uFF0D]/g;
+
+const BANNED_MESSAGES = ["start_chapter_not_exist", "start_verse_not_exist", "end_chapter_not_exist", "end_verse_not_exist",
+  "end_chapter_before_start", "end_verse_before_start", "start_chapter_is_zero", "start_verse_is_zero"];
+
+function toRef(entity: Entity, book: Book): ScriptureRef | undefined {
+  const { start, end } = entity;
+  const shape = start.type ?? entity.type;
+  const explicitVerse = ["bcv", "cv", "v", "bv"].includes(shape);
+  const wholeChapters = !explicitVerse && start.v === 1 && end.v === verseCount(book, end.c);
+  const ref: ScriptureRef = { book: book.id, chapter: start.c };
+  if (end.c !== start.c) ref.chapterEnd = end.c;
+  if (!wholeChapters) {
+    ref.verseStart = start.v;
+    if (end.v !== start.v || end.c !== start.c) ref.verseEnd = end.v;
+  }
+  if (!isValidRef(book, start.c, wholeChapters ? undefined : start.v)) return undefined;
+  if (!isValidRef(book, end.c, wholeChapters ? undefined : end.v)) return undefined;
+  return ref;
+}
+
+// The link text ends at the last digit (plus "16a"/"16ff"), so "John 3:16 NIV" links "John 3:16".
+function trimEnd(text: string, start: number, end: number): number {
+  let last = end;
+  while (last > start && !/\d/.test(text[last - 1] as string)) last--;
+  const suffix = /^(?:ff?|[a-e])(?![\p{L}\p{N}])/u.exec(text.slice(last, end));
+  return suffix === null ? last : last + suffix[0].length;
+}
+
+interface Candidate extends FoundReference { entityId: number }
+
+function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] {
+  const found: Candidate[] = [];
+  let previous: { entityId: number; accepted: boolean } | undefined;
+  for (const entity of entities) {
+    const [start, rawEnd] = entity.indices;
+    const span = text.slice(start, rawEnd);
+    const bookText = (/^(?:[123]\s*)?[^\d]*/.exec(span)?.[0] ?? "").trim();
+    const continuation = !/\p{L}/u.test(bookText);
+    let ok = entity.osis !== "" && entity.entities.every((part) => part.valid.valid &&
+      !Object.keys(part.valid.messages).some((message) => BANNED_MESSAGES.includes(message)));
+    const book = BY_OSIS.get(entity.start.b);
+    if (continuation) {
+      ok &&= previous !== undefined && previous.entityId === entity.entity_id && previous.accepted;
+    } else {
+      const letter = /\p{L}/u.exec(bookText)?.[0] ?? "";
+      ok &&= findBook(bookText) === book && book !== undefined;
+      if (mode === "prose") {
+        ok &&= !/\p{Ll}/u.test(letter) && (start === 0 || !isWordChar(text[start - 1]));
+      }
+    }
+    const ref = ok && book !== undefined ? toRef(entity, book) : undefined;
+    if (ref !== undefined && ref.verseStart === undefined && mode === "prose") {
+      // "Numbers 1 through 10 are prime": chapter ranges in words read as prose.
+      if (/\b(?:through|thru|to)\b/i.test(span)) ok = false;
+      if (!continuation && WORD_ABBREVIATIONS.has(normalizeBookName(bookText))) ok = false;
+    }
+    const accepted = ok && ref !== undefined;
+    previous = { entityId: entity.entity_id, accepted };
+    if (!accepted || ref === undefined) continue;
+    const end = trimEnd(text, start, rawEnd);
+    found.push({ ref, start, end, text: text.slice(start, end), entityId: entity.entity_id });
+  }
+  return found;
+}
+
+function run(lang: "en" | "es", text: string, mode: ParseMode): Candidate[] {
+  const parser = parserFor(lang, mode);
+  parser.parse(text);
+  return accept(text, parser.parsed_entities() as Entity[], mode);
+}
+
+// Spanish runs only when a word that could open a reference is left outside every English match.
+function needsSpanish(text: string, english: Candidate[], mode: ParseMode): boolean {
+  const words = /[\p{L}\p{M}\p{N}]+/gu;
+  for (let match = words.exec(text); match !== null; match = words.exec(text)) {
+    const at = match.index;
+    if (!isCandidateWord(match[0], mode === "prose")) continue;
+    if (!english.some((found) => at >= found.start && at < found.end)) return true;
+  }
+  return false;
+}
+
+/**
+ * Every reference in `text` (one segment of prose, or a whole query), in order, none overlapping.
+ * English and Spanish are both read; where they overlap the longer reading wins.
+ */
+export function parseReferences(input: string, mode: ParseMode): FoundReference[] {
+  const text = input.replace(ODD_DASHES, "-");
+  const english = run("en", text, mode);
+  const all = needsSpanish(text, english, mode) ? [...english, ...run("es", text, mode)] : english;
+  all.sort((a, b) => a.start - b.start || (b.end - b.start) - (a.end - a.start));
+  const kept: FoundReference[] = [];
+  for (const found of all) {
+    const last = kept[kept.length - 1];
+    if (last !== undefined && found.start < last.end) {
+      if (found.end - found.start <= last.end - last.start) continue;
+      kept.pop();
+    }
+    kept.push({ ref: found.ref, start: found.start, end: found.end, text: input.slice(found.start, found.end) });
+  }
+  return kept;
+}

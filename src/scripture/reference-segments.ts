@@ -1,0 +1,182 @@
+/**
+ * Cuts text into segments that no scripture reference can cross, and tells which words could open
+ * one. Both the whole-text and the streaming link converters parse segment by segment from the
+ * first candidate word, so their results can only agree: a segment's output depends on nothing
+ * outside it, and a segment end is decided by at most two characters of lookahead.
+ */
+import { BOOKS, normalizeBookName } from "./books.js";
+
+// Lowercase words that occur inside references the parser reads ("Song of Songs", "Juan 3:16 y 17",
+// "John 3 verse 16", "Matthew 5 through 7"); any other lowercase word ends a segment.
+const CONNECTORS = new Set([
+  "of", "the", "and", "through", "thru", "to", "verse", "verses", "ver", "vs", "vv", "v", "ff", "f",
+  "ch", "chap", "chapter", "chapters", "de", "del", "los", "las", "la", "y", "e", "cap", "caps",
+  "capitulo", "capitulos", "capítulo", "capítulos", "versiculo", "versiculos", "versículo",
+  "versículos", "vers", "sig", "siguientes",
+]);
+
+// Characters that never occur inside a reference and mark markdown structure: each is a segment
+// of its own, so links, code spans, tables and line breaks split references apart.
+const STOP_CHARS = new Set(["\n", "\r", "[", "]", "(", ")", "`", "|", "<", ">"]);
+
+const URL_STARTS = ["http", "https", "ftp", "www"];
+
+const ORDINAL_WORDS = [
+  "i", "ii", "iii", "1st", "2nd", "3rd", "first", "second", "third",
+  "primer", "primero", "primera", "segundo", "segunda", "tercer", "tercero", "tercera",
+];
+
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+
+export function isWordChar(ch: string | undefined): boolean {
+  return ch !== undefined && WORD_CHAR.test(ch);
+}
+
+function fold(word: string): string {
+  return word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+}
+
+// Sorted lookup keys of every book label (books.ts folds "1 Cor." to "1cor"), for prefix tests.
+const KEYS: readonly string[] = (() => {
+  const keys = new Set<string>(ORDINAL_WORDS);
+  for (const book of BOOKS) {
+    for (const label of [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]) {
+      keys.add(normalizeBookName(label));
+    }
+  }
+  return [...keys].sort();
+})();
+
+function isKeyPrefix(folded: string): boolean {
+  let lo = 0;
+  let hi = KEYS.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((KEYS[mid] as string) < folded) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < KEYS.length && (KEYS[lo] as string).startsWith(folded);
+}
+
+/**
+ * Whether a reference could start with this word (or, for a word still being streamed, with a
+ * word that begins like it). A prefix test, so "Jo" and "Joh" are candidates as "John" is.
+ * In prose a book name must be capitalised ("is 2" is not Isaiah 2); queries may be lowercase.
+ */
+export function isCandidateWord(word: string, requireCapital: boolean): boolean {
+  const first = word[0];
+  if (first === undefined) return false;
+  if (requireCapital && /\p{Ll}/u.test(first)) return false;
+  return isKeyPrefix(fold(word));
+}
+
+/** A word that may still turn into a URL scheme, which would make what follows verbatim. */
+export function couldStartUrl(word: string): boolean {
+  const lower = word.toLowerCase();
+  return URL_STARTS.some((start) => start.startsWith(lower));
+}
+
+export interface SegmentEnd {
+  /** Exclusive end of the segment; meaningful only when complete. */
+  end: number;
+  /** False when more text could still move the end. */
+  complete: boolean;
+  /** A bare URL: copied verbatim, never parsed. */
+  verbatim: boolean;
+}
+
+function wordEnd(text: string, from: number): number {
+  let j = from;
+  while (j < text.length && isWordChar(text[j])) j++;
+  return j;
+}
+
+function urlAt(text: string, from: number, final: boolean): "yes" | "no" | "unknown" {
+  const end = wordEnd(text, from);
+  const word = text.slice(from, end).toLowerCase();
+  if (!URL_STARTS.includes(word)) return end === text.length && !final && couldStartUrl(word) ? "unknown" : "no";
+  const marker = word === "www" ? "." : "://";
+  const rest = text.slice(end, end + marker.length);
+  if (rest === marker) return "yes";
+  if (!final && marker.startsWith(rest) && end + rest.length === text.length) return "unknown";
+  return "no";
+}
+
+function urlEnd(text: string, from: number, final: boolean): SegmentEnd {
+  const match = /[\s<>"`]/.exec(text.slice(from));
+  if (match !== null) return { end: from + match.index, complete: true, verbatim: true };
+  return { end: text.length, complete: final, verbatim: true };
+}
+
+/**
+ * Finds the end of the segment that starts at `from`. `startsMidWord` says that `from` continues
+ * a word begun before it (streaming), so that word is neither a URL start nor a segment end.
+ */
+export function segmentEnd(text: string, from: number, final: boolean, startsMidWord = false): SegmentEnd {
+  const incomplete: SegmentEnd = { end: text.length, complete: false, verbatim: false };
+  let i = from;
+  if (startsMidWord) i = wordEnd(text, from);
+  else if (STOP_CHARS.has(text[from] ?? "")) return { end: from + 1, complete: true, verbatim: false };
+  else if (isWordChar(text[from])) {
+    const url = urlAt(text, from, final);
+    if (url === "yes") return urlEnd(text, from, final);
+    if (url === "unknown") return incomplete;
+  }
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (i > from && STOP_CHARS.has(ch)) return { end: i, complete: true, verbatim: false };
+    if (!isWordChar(ch)) {
+      i++;
+      continue;
+    }
+    if (i > from) {
+      const url = urlAt(text, i, final);
+      if (url === "yes") return { end: i, complete: true, verbatim: false };
+      if (url === "unknown") return incomplete;
+    }
+    const j = wordEnd(text, i);
+    if (j === text.length && !final) return incomplete;
+    const word = text.slice(i, j);
+    if (/^\p{Ll}\p{L}*$/u.test(word) && !CONNECTORS.has(word)) return { end: j, complete: true, verbatim: false };
+    // "1. John 3:16" in a numbered list is not 1 John: a number closed by a full stop ends a segment.
+    if (/^\d+$/.test(word) && text[j] === ".") {
+      if (j + 1 === text.length && !final) return incomplete;
+      const next = text[j + 1];
+      if (next === undefined || /\s/.test(next)) return { end: j + 1, complete: true, verbatim: false };
+    }
+    i = j;
+  }
+  return final ? { end: text.length, complete: true, verbatim: false } : incomplete;
+}
+
+/**
+ * The first word in text[from, to) where a reference could start, or -1. With `open` the last word
+ * may still grow, so it is judged by what it could become (a candidate or a URL scheme).
+ */
+export function firstCandidate(text: string, from: number, to: number, requireCapital: boolean, open: boolean, startsMidWord = false): number {
+  let i = startsMidWord ? wordEnd(text, from) : from;
+  while (i < to) {
+    if (!isWordChar(text[i])) {
+      i++;
+      continue;
+    }
+    const j = Math.min(wordEnd(text, i), to);
+    const word = text.slice(i, j);
+    if (isCandidateWord(word, requireCapital)) return i;
+    if (open && j === text.length && couldStartUrl(word)) return i;
+    i = j;
+  }
+  return -1;
+}
+
+/** Whether text[from, to) holds a digit after a letter: the least any reference needs. */
+export function mayHoldReference(text: string, from: number, to: number): boolean {
+  let sawLetter = false;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      if (sawLetter) return true;
+    } else if (!sawLetter && /\p{L}/u.test(text[i] as string)) sawLetter = true;
+  }
+  return false;
+}

@@ -1,0 +1,92 @@
+/**
+ * Scripture references: find them in prose, recognise a search query that is one passage, and
+ * write them back as text or as reader paths. Policies are documented in docs/references.md.
+ */
+import { bookById } from "./books.js";
+import { parseReferences, type FoundReference, type ScriptureRef } from "./reference-parser.js";
+import { firstCandidate, mayHoldReference, segmentEnd } from "./reference-segments.js";
+
+export type { FoundReference, ScriptureRef } from "./reference-parser.js";
+
+export type Lang = "en" | "es";
+
+/**
+ * References in text[from, to), one segment as cut by segmentEnd. Parsing starts at the segment's
+ * first candidate word, so the result depends on the segment alone (the streaming converter
+ * relies on this).
+ */
+export function referencesInSegment(text: string, from: number, to: number): FoundReference[] {
+  const start = firstCandidate(text, from, to, true, false);
+  if (start < 0 || !mayHoldReference(text, start, to)) return [];
+  return parseReferences(text.slice(start, to), "prose").map((found) => ({
+    ...found,
+    start: found.start + start,
+    end: found.end + start,
+  }));
+}
+
+/** Every existing passage referred to in prose, with offsets into text, in order. */
+export function findReferences(text: string): FoundReference[] {
+  const found: FoundReference[] = [];
+  let from = 0;
+  while (from < text.length) {
+    const segment = segmentEnd(text, from, true);
+    if (!segment.verbatim) found.push(...referencesInSegment(text, from, segment.end));
+    from = segment.end;
+  }
+  return found;
+}
+
+// What may surround or separate the references of a passage query ("John 3:16?", "Rom 8:28, 31").
+const QUERY_FILLER = /^[\s,;.:!?&¿¡"'“”-]*$/;
+
+/**
+ * The passage when the whole query is a reference ("John 3:16", "gen 1", "jn 3 16",
+ * "1 Cor 13:4-7"), else null. Several references count only when they share one chapter.
+ */
+export function parsePassageQuery(query: string): ScriptureRef | null {
+  const found = parseReferences(query, "query");
+  const first = found[0];
+  if (first === undefined) return null;
+  let cursor = 0;
+  for (const item of found) {
+    if (!QUERY_FILLER.test(query.slice(cursor, item.start))) return null;
+    if (item.ref.book !== first.ref.book || item.ref.chapter !== first.ref.chapter) return null;
+    cursor = item.end;
+  }
+  return QUERY_FILLER.test(query.slice(cursor)) ? first.ref : null;
+}
+
+function bookName(ref: ScriptureRef, lang: Lang): string {
+  const book = bookById(ref.book);
+  if (book === undefined) return ref.book;
+  // "Psalm 23" names one psalm; "Psalms 120-134" several.
+  if (book.id === "PSA") {
+    const several = ref.chapterEnd !== undefined && ref.verseStart === undefined;
+    if (lang === "es") return several ? "Salmos" : "Salmo";
+    return several ? "Psalms" : "Psalm";
+  }
+  return lang === "es" ? book.nameEs : book.name;
+}
+
+/** "John 3:16", "Romans 8:28-30", "Genesis 1:1-2:3", "Psalm 23", "Juan 3:16". */
+export function formatReference(ref: ScriptureRef, lang: Lang = "en"): string {
+  const name = bookName(ref, lang);
+  if (ref.verseStart === undefined) {
+    return ref.chapterEnd === undefined ? `${name} ${ref.chapter}` : `${name} ${ref.chapter}-${ref.chapterEnd}`;
+  }
+  const head = `${name} ${ref.chapter}:${ref.verseStart}`;
+  if (ref.chapterEnd !== undefined) return `${head}-${ref.chapterEnd}:${ref.verseEnd ?? 1}`;
+  return ref.verseEnd !== undefined && ref.verseEnd !== ref.verseStart ? `${head}-${ref.verseEnd}` : head;
+}
+
+/**
+ * The reader path: "/read/JHN/3?verse=16", "/read/ROM/8?verse=28-30", "/read/PSA/23". A passage
+ * that crosses chapters opens its first chapter at its first verse.
+ */
+export function readerPath(ref: ScriptureRef): string {
+  const base = `/read/${ref.book}/${ref.chapter}`;
+  if (ref.verseStart === undefined) return base;
+  const range = ref.chapterEnd === undefined && ref.verseEnd !== undefined && ref.verseEnd !== ref.verseStart;
+  return `${base}?verse=${ref.verseStart}${range ? `-${ref.verseEnd}` : ""}`;
+}
