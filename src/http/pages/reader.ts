@@ -1,0 +1,103 @@
+import { BOOKS, chapterCount, findBook, type Book } from "../../scripture/books.js";
+import { DEFAULT_TRANSLATION_ID, findTranslation, type Translation } from "../../scripture/translations.js";
+
+/** The slice of the corpus the reader needs; the corpus's BibleLibrary satisfies it. */
+export interface ChapterLike {
+  superscription?: string;
+  verses: readonly { verse: number; text: string }[];
+}
+export interface BibleSource {
+  get(bibleId: string): { chapter(bookId: string, chapter: number): ChapterLike | undefined } | undefined;
+}
+
+export interface ChapterRef {
+  book: Book;
+  chapter: number;
+}
+
+export interface ReaderView extends ChapterRef {
+  translation: Translation;
+  text: ChapterLike;
+  highlight?: { from: number; to: number };
+  prev?: ChapterRef;
+  next?: ChapterRef;
+}
+
+export type ReaderResult =
+  | { kind: "page"; view: ReaderView }
+  | { kind: "redirect"; location: string }
+  | { kind: "not-found"; message: string };
+
+const CHAPTER = /^[1-9]\d{0,2}$/;
+const VERSE = /^([1-9]\d{0,2})(?:-([1-9]\d{0,2}))?$/;
+
+export function bookName(book: Book, translation: Translation): string {
+  return translation.language === "es" ? book.nameEs : book.name;
+}
+
+/** The reader URL; the default translation is left out so links match the ones answers carry. */
+export function readerHref(ref: ChapterRef, bibleId: string, verse?: string): string {
+  const query = new URLSearchParams();
+  if (verse) query.set("verse", verse);
+  if (bibleId !== DEFAULT_TRANSLATION_ID) query.set("bible_id", bibleId);
+  const qs = query.toString();
+  return `/read/${ref.book.id}/${ref.chapter}${qs ? `?${qs}` : ""}`;
+}
+
+/** The chapter before or after, crossing book boundaries (Malachi 4 -> Matthew 1). */
+export function neighbour(ref: ChapterRef, step: -1 | 1): ChapterRef | undefined {
+  const chapter = ref.chapter + step;
+  if (chapter >= 1 && chapter <= chapterCount(ref.book)) return { book: ref.book, chapter };
+  const book = BOOKS[ref.book.order - 1 + step];
+  if (!book) return undefined;
+  return { book, chapter: step === 1 ? 1 : chapterCount(book) };
+}
+
+function single(value: unknown): string | undefined | null {
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * Resolves a reader request. Book ids are matched loosely (jhn, John, Juan) and redirected to the
+ * canonical USFM form, so one chapter has one URL.
+ */
+export function resolveReader(
+  bibles: BibleSource,
+  params: { book: string; chapter: string },
+  query: Record<string, unknown>,
+): ReaderResult {
+  const book = findBook(params.book);
+  if (!book) return { kind: "not-found", message: `There is no book called “${params.book}”.` };
+  const bibleId = single(query.bible_id) ?? DEFAULT_TRANSLATION_ID;
+  const verse = single(query.verse);
+  if (bibleId === null || verse === null) return { kind: "not-found", message: "The link has a repeated parameter." };
+  const translation = findTranslation(bibleId);
+  if (!translation) return { kind: "not-found", message: `There is no translation “${bibleId}” here.` };
+
+  if (!CHAPTER.test(params.chapter) || Number(params.chapter) > chapterCount(book)) {
+    return { kind: "not-found", message: `${bookName(book, translation)} has no chapter ${params.chapter} (it has ${chapterCount(book)}).` };
+  }
+  const chapter = Number(params.chapter);
+  if (params.book !== book.id || params.chapter !== String(chapter)) {
+    return { kind: "redirect", location: readerHref({ book, chapter }, bibleId, verse) };
+  }
+  const text = bibles.get(bibleId)?.chapter(book.id, chapter);
+  if (!text || text.verses.length === 0) {
+    return { kind: "not-found", message: `${bookName(book, translation)} ${chapter} is not in the ${translation.name}.` };
+  }
+
+  let highlight: ReaderView["highlight"];
+  if (verse !== undefined && verse !== "") {
+    const m = VERSE.exec(verse);
+    const last = Math.max(...text.verses.map((v) => v.verse));
+    const from = Number(m?.[1]);
+    const to = Number(m?.[2] ?? m?.[1]);
+    if (!m || to < from || to > last) {
+      return { kind: "not-found", message: `${bookName(book, translation)} ${chapter} has no verse ${verse} (it has ${last}).` };
+    }
+    highlight = { from, to };
+  }
+  const ref = { book, chapter };
+  return { kind: "page", view: { ...ref, translation, text, highlight, prev: neighbour(ref, -1), next: neighbour(ref, 1) } };
+}

@@ -1,0 +1,83 @@
+import express, { Router, type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import { route } from "../routes.js";
+import { ASSETS_DIR, assetVersions, pageAssets } from "./html.js";
+import { renderLab } from "./lab.js";
+import { resolveReader, type BibleSource } from "./reader.js";
+import { renderNotFound, renderReader } from "./reader-view.js";
+
+export interface PagesDeps {
+  bibles: BibleSource;
+}
+
+const YEAR = 365 * 24 * 3600;
+
+/**
+ * A strict policy: scripts and styles only from our own files, fetches only to this origin (the lab
+ * sends the caller's key nowhere else), no framing. upgrade-insecure-requests is left out because it
+ * would break plain-http local and test deployments.
+ */
+const pageSecurity = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", "data:"],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+      objectSrc: ["'none'"],
+    },
+  },
+  crossOriginResourcePolicy: { policy: "same-origin" },
+});
+
+/** The reader (`/read/...`), the prompt lab (`/lab`) and their static files (`/assets/...`). */
+export function pagesRouter(deps: PagesDeps): Router {
+  const router = Router();
+  const assets = pageAssets(assetVersions());
+
+  const html = (res: Response, status: number, body: string) => {
+    res.status(status).type("html").setHeader("Cache-Control", "no-cache");
+    res.send(body);
+  };
+  const notFoundPage = (res: Response, message: string) => html(res, 404, renderNotFound(assets, message));
+
+  router.use(["/read", "/lab", "/assets"], pageSecurity);
+
+  router.use(
+    "/assets",
+    (req: Request, res: Response, next: NextFunction) => {
+      res.locals.metricsRoute = "/assets/*";
+      // Versioned URLs never change content; unversioned ones (typed by hand) revalidate soon.
+      res.setHeader("Cache-Control", typeof req.query.v === "string" ? `public, max-age=${YEAR}, immutable` : "public, max-age=300");
+      next();
+    },
+    express.static(ASSETS_DIR, { cacheControl: false, fallthrough: true, index: false, dotfiles: "ignore" }),
+  );
+
+  route(router, "/read/:book_id/:chapter", {
+    get: (req, res) => {
+      const result = resolveReader(deps.bibles, { book: String(req.params.book_id), chapter: String(req.params.chapter) }, req.query);
+      if (result.kind === "redirect") return void res.redirect(301, result.location);
+      if (result.kind === "not-found") return void notFoundPage(res, result.message);
+      html(res, 200, renderReader(assets, result.view));
+    },
+  });
+  route(router, "/read/:book_id", {
+    get: (req, res) => {
+      const result = resolveReader(deps.bibles, { book: String(req.params.book_id), chapter: "1" }, {});
+      if (result.kind === "not-found") return void notFoundPage(res, result.message);
+      const id = result.kind === "page" ? result.view.book.id : String(req.params.book_id);
+      res.redirect(302, result.kind === "redirect" ? result.location : `/read/${id}/1`);
+    },
+  });
+  route(router, "/read", { get: (_req, res) => void res.redirect(302, "/read/GEN/1") });
+  router.get("/read/*rest", (_req, res) => notFoundPage(res, "That reader address does not exist."));
+
+  route(router, "/lab", { get: (_req, res) => html(res, 200, renderLab(assets)) });
+  return router;
+}

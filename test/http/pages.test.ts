@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPagesApp } from "../browser/app.js";
+import type { Listening } from "../helpers/listen.js";
+
+let srv: Listening & { metrics: import("../../src/metrics.js").Metrics };
+beforeAll(async () => {
+  srv = await startPagesApp();
+});
+afterAll(() => srv.close());
+
+const get = (path: string) => fetch(srv.url + path, { redirect: "manual" });
+const page = async (path: string, status = 200) => {
+  const res = await get(path);
+  expect(res.status, path).toBe(status);
+  expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+  return { res, html: await res.text() };
+};
+
+describe("the reader", () => {
+  it("when John 3:16 is asked for, then the chapter renders with verse 16 highlighted and nothing else", async () => {
+    const { html } = await page("/read/JHN/3?verse=16");
+    expect(html).toContain("<h1>John 3</h1>");
+    expect(html).toMatch(/<span class="verse hl" id="v16" data-highlight=""><a class="vn" href="\/read\/JHN\/3\?verse=16">16<\/a> For God so loved the world/);
+    expect(html.match(/class="verse hl"/g)).toHaveLength(1);
+    expect(html).toContain('id="v36"');
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).toContain('<title>John 3:16 · World English Bible</title>');
+  });
+
+  it("when a range is asked for, then every verse of it is highlighted", async () => {
+    const { html } = await page("/read/ROM/8?verse=28-30");
+    const highlighted = [...html.matchAll(/class="verse hl" id="v(\d+)"/g)].map((m) => Number(m[1]));
+    expect(highlighted).toEqual([28, 29, 30]);
+  });
+
+  it("when another translation is chosen, then its text, names and language show and links keep it", async () => {
+    const kjv = await page("/read/JHN/3?verse=16&bible_id=eng-kjv");
+    expect(kjv.html).toContain("only begotten Son");
+    expect(kjv.html).toContain('<option value="eng-kjv" selected>');
+    expect(kjv.html).toContain('href="/read/JHN/4?bible_id=eng-kjv"');
+    const rv = await page("/read/JHN/3?bible_id=spa-rv1909");
+    expect(rv.html).toContain('<html lang="es">');
+    expect(rv.html).toContain("<h1>Juan 3</h1>");
+    expect(rv.html).toMatch(/de tal manera amó Dios al mundo/);
+  });
+
+  it("when a psalm has a superscription, then it is shown above the verses", async () => {
+    const { html } = await page("/read/PSA/51");
+    expect(html).toMatch(/<p class="superscription">[^<]*David[^<]*<\/p>/);
+    const plain = await page("/read/JHN/1");
+    expect(plain.html).not.toContain('class="superscription"');
+  });
+
+  it("when moving between chapters, then prev and next cross book boundaries and stop at the ends", async () => {
+    const mal = await page("/read/MAL/4");
+    expect(mal.html).toContain('<a rel="next" class="next" href="/read/MAT/1">Matthew 1 ›</a>');
+    const mat = await page("/read/MAT/1");
+    expect(mat.html).toContain('<a rel="prev" class="prev" href="/read/MAL/4">‹ Malachi 4</a>');
+    expect((await page("/read/GEN/1")).html).not.toContain('rel="prev"');
+    expect((await page("/read/REV/22")).html).not.toContain('rel="next"');
+    expect(mat.html).toContain('<a href="/read/REV/1">Revelation</a>');
+    expect(mat.html.match(/class="chapter-list"[\s\S]*?<\/ul>/)?.[0].match(/<li>/g)).toHaveLength(28);
+  });
+
+  it("when the book id is not canonical, then it redirects to the canonical address keeping the query", async () => {
+    for (const [from, to] of [
+      ["/read/jhn/3?verse=16", "/read/JHN/3?verse=16"],
+      ["/read/John/3?verse=16&bible_id=eng-kjv", "/read/JHN/3?verse=16&bible_id=eng-kjv"],
+      ["/read/1%20Cor/13", "/read/1CO/13"],
+      ["/read/jhn", "/read/JHN/1"],
+    ] as const) {
+      const res = await get(from);
+      expect([301, 302], from).toContain(res.status);
+      expect(res.headers.get("location")).toBe(to);
+    }
+  });
+
+  it("when the book, chapter, verse or translation does not exist, then a friendly HTML 404", async () => {
+    const cases: [string, RegExp][] = [
+      ["/read/XYZ/1", /no book called “XYZ”/],
+      ["/read/JHN/22", /John has no chapter 22 \(it has 21\)/],
+      ["/read/JHN/0", /no chapter 0/],
+      ["/read/JHN/3?verse=37", /no verse 37 \(it has 36\)/],
+      ["/read/JHN/3?verse=abc", /no verse abc/],
+      ["/read/JHN/3?verse=18-16", /no verse 18-16/],
+      ["/read/JHN/3?bible_id=eng-niv", /no translation “eng-niv”/],
+      ["/read/JHN/3/16", /does not exist/],
+    ];
+    for (const [path, message] of cases) {
+      const { html } = await page(path, 404);
+      expect(html, path).toMatch(message);
+      expect(html).toContain('href="/read/GEN/1"');
+    }
+  });
+
+  it("when the address carries markup, then it is escaped on the page", async () => {
+    const { html } = await page("/read/%3Cscript%3Ealert(1)%3C%2Fscript%3E/1", 404);
+    expect(html).not.toContain("<script>alert");
+    expect(html).toContain("&#60;script&#62;alert(1)");
+  });
+
+  it("when a page is served, then a strict CSP forbids inline script and the page has none", async () => {
+    for (const path of ["/read/JHN/3?verse=16", "/lab", "/read/XYZ/1"]) {
+      const res = await get(path);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).not.toContain("unsafe-inline");
+      const html = await res.text();
+      expect((html.match(/<script\b[^>]*>/g) ?? []).every((tag) => / src="\/assets\/[\w.-]+\?v=[0-9a-f]{10}"/.test(tag))).toBe(true);
+      expect(html).not.toMatch(/ on[a-z]+=/);
+    }
+  });
+
+  it("when an asset is fetched by its versioned URL, then it is cacheable for a year", async () => {
+    const { html } = await page("/read/GEN/1");
+    const css = html.match(/href="(\/assets\/site\.css\?v=[0-9a-f]+)"/)?.[1];
+    expect(css).toBeDefined();
+    const res = await get(css!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/css/);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const js = await get("/assets/reader.js");
+    expect(js.headers.get("content-type")).toMatch(/javascript/);
+    expect(js.headers.get("cache-control")).toBe("public, max-age=300");
+    expect((await get("/assets/nope.js")).status).toBe(404);
+    const metrics = await srv.metrics.registry.metrics();
+    expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/assets\/\*",status="200"\} [1-9]/);
+    expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/read\/:book_id\/:chapter",status="200"\} [1-9]/);
+  });
+});
+
+describe("the prompt lab page", () => {
+  it("when served, then the key field can never be submitted into a URL", async () => {
+    const { html } = await page("/lab");
+    expect(html).toContain('<form id="lab" method="dialog"');
+    expect(html).toMatch(/<input id="key" type="password" autocomplete="off"/);
+    expect(html).not.toMatch(/<(input|select|textarea)\b[^>]*\bname=/);
+    expect(html.match(/data-column="[ab]"/g)).toHaveLength(2);
+  });
+});
