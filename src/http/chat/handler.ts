@@ -3,6 +3,7 @@ import type { ChatOutcome, ChatRequestContext, ChatTurn, RunChatOptions } from "
 import { AppError, errorBody, toAppError } from "../../errors.js";
 import { startSse, type SseWriter } from "../sse.js";
 import { readApiKey } from "./auth.js";
+import { withoutKey } from "./redact.js";
 import type { ChatCatalog } from "./catalog.js";
 import { parseChatRequest, type ChatDefaults, type ParsedChat } from "./request.js";
 import { chunkBody, completionBody, completionMeta, usageChunkBody, type ChunkDelta, type CompletionMeta } from "./response.js";
@@ -90,7 +91,7 @@ async function stream(req: Request, res: Response, deps: ChatHandlerDeps, parsed
     sse!.done();
   } catch (err) {
     if (!sse || signal.aborted) throw err;
-    const appErr = toAppError(err);
+    const appErr = toAppError(withoutKey(err, ctx.apiKey));
     if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, "chat stream failed");
     else req.log.debug({ code: appErr.code }, "chat stream rejected");
     sse.send(errorBody(appErr));
@@ -119,7 +120,7 @@ export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
         req.log.debug("chat aborted: client closed the connection");
         return;
       }
-      next(err);
+      next(withoutKey(err, apiKey));
     } finally {
       res.off("close", onClose);
     }
