@@ -13,10 +13,10 @@ export type Lang = "en" | "es";
 /**
  * References in text[from, to), one segment as cut by segmentEnd. Parsing starts at the segment's
  * first candidate word, so the result depends on the segment alone (the streaming converter
- * relies on this).
+ * relies on this). `startsMidWord`: text[from] continues a word already sent.
  */
-export function referencesInSegment(text: string, from: number, to: number): FoundReference[] {
-  const start = firstCandidate(text, from, to, true, false);
+export function referencesInSegment(text: string, from: number, to: number, startsMidWord = false): FoundReference[] {
+  const start = firstCandidate(text, from, to, true, false, startsMidWord);
   if (start < 0 || !mayHoldReference(text, start, to)) return [];
   return parseReferences(text.slice(start, to), "prose").map((found) => ({
     ...found,

@@ -1,0 +1,198 @@
+/**
+ * Rewrites scripture references in an answer as markdown links to the reader, whole or streamed.
+ * There is one implementation: convertLinks is a stream fed everything at once. Each step below
+ * decides only on text it can see, waiting when a later character could change the decision, so
+ * the output cannot depend on how the text was chunked.
+ */
+import { findReferences, readerPath, referencesInSegment } from "./references.js";
+import { firstCandidate, isWordChar, segmentEnd } from "./reference-segments.js";
+
+export interface LinkStream {
+  /** Takes the next piece of the answer; returns the converted text that is now settled. */
+  push(chunk: string): string;
+  /** Ends the answer; returns everything still held back. */
+  flush(): string;
+  /** Characters received but not yet returned. */
+  readonly held: number;
+}
+
+type Mode =
+  | { kind: "text" }
+  | { kind: "code"; ticks: number }
+  | { kind: "fence"; marker: string; line: string; opening: boolean }
+  | { kind: "url" }
+  | { kind: "destination"; depth: number };
+
+interface Step {
+  consumed: number;
+  out: string;
+  mode?: Mode;
+}
+
+const TEXT: Mode = { kind: "text" };
+
+function convertSegment(text: string, end: number, startsMidWord: boolean): string {
+  let out = "";
+  let cursor = 0;
+  for (const found of referencesInSegment(text, 0, end, startsMidWord)) {
+    out += `${text.slice(cursor, found.start)}[${found.text}](${readerPath(found.ref)})`;
+    cursor = found.end;
+  }
+  return out + text.slice(cursor, end);
+}
+
+function verbatim(consumed: number, text: string, mode?: Mode): Step {
+  return mode === undefined ? { consumed, out: text.slice(0, consumed) } : { consumed, out: text.slice(0, consumed), mode };
+}
+
+function runLength(text: string, from: number, ch: string): number {
+  let end = from;
+  while (text[end] === ch) end++;
+  return end - from;
+}
+
+// Inside `code`: verbatim up to the closing run of the same length, or to the line's end, since an
+// unclosed code span is treated as code to the end of its line.
+function stepCode(text: string, ticks: number, final: boolean): Step | null {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\n") return verbatim(i, text, TEXT);
+    if (text[i] !== "`") continue;
+    const run = runLength(text, i, "`");
+    if (i + run === text.length && !final) return i === 0 ? null : verbatim(i, text);
+    if (run === ticks) return verbatim(i + run, text, TEXT);
+    i += run - 1;
+  }
+  return verbatim(text.length, text);
+}
+
+function stepFence(text: string, mode: Extract<Mode, { kind: "fence" }>): Step {
+  const newline = text.indexOf("\n");
+  if (newline < 0) return verbatim(text.length, text, { ...mode, line: mode.line + text });
+  const line = mode.line + text.slice(0, newline);
+  const fenceChar = mode.marker[0] as string;
+  const closing = !mode.opening && new RegExp(`^ {0,3}\\${fenceChar}{${mode.marker.length},}\\s*$`).test(line);
+  return verbatim(newline + 1, text, closing ? TEXT : { ...mode, line: "", opening: false });
+}
+
+// The "(...)" of a markdown link, copied up to its closing parenthesis or the end of the line.
+function stepDestination(text: string, depth: number): Step {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\n") return verbatim(i, text, TEXT);
+    if (text[i] === "(") depth++;
+    else if (text[i] === ")" && --depth === 0) return verbatim(i + 1, text, TEXT);
+  }
+  return verbatim(text.length, text, { kind: "destination", depth });
+}
+
+function stepUrl(text: string): Step {
+  const end = /[\s<>"`]/.exec(text);
+  return end === null ? verbatim(text.length, text) : verbatim(end.index, text, TEXT);
+}
+
+// A markdown link, an image, a reference-style link or a link definition is copied as it is;
+// "[John 3:16]" alone becomes the link "[John 3:16](/read/JHN/3?verse=16)"; any other "[" is text.
+function stepBracket(text: string, final: boolean): Step | null {
+  const close = /[\]\n]/.exec(text.slice(1));
+  if (close === null) return final ? verbatim(1, text) : null;
+  const k = close.index + 1;
+  if (text[k] === "\n") return verbatim(1, text);
+  if (k + 1 === text.length && !final) return null;
+  const after = text[k + 1];
+  if (after === "(") return verbatim(k + 2, text, { kind: "destination", depth: 1 });
+  if (after === "[") return verbatim(k + 1, text);
+  if (after === ":") {
+    const newline = text.indexOf("\n", k);
+    if (newline >= 0) return verbatim(newline, text);
+    return final ? verbatim(text.length, text) : null;
+  }
+  const content = text.slice(1, k);
+  const refs = findReferences(content);
+  const only = refs[0];
+  if (refs.length === 1 && only !== undefined && only.start === 0 && only.end === content.length) {
+    return { consumed: k + 1, out: `[${content}](${readerPath(only.ref)})` };
+  }
+  return verbatim(1, text);
+}
+
+function stepText(text: string, final: boolean, atLineStart: boolean, midWord: boolean): Step | null {
+  if (atLineStart) {
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(text);
+    if (fence !== null && (fence[0].length < text.length || final)) {
+      return { consumed: 0, out: "", mode: { kind: "fence", marker: fence[1] as string, line: "", opening: true } };
+    }
+    if (!final && /^ {0,3}[`~]*$/.test(text)) return null;
+  }
+  if (text[0] === "`") {
+    const ticks = runLength(text, 0, "`");
+    if (ticks === text.length && !final) return null;
+    return verbatim(ticks, text, { kind: "code", ticks });
+  }
+  if (text[0] === "[") return stepBracket(text, final);
+  const segment = segmentEnd(text, 0, final, midWord);
+  if (segment.verbatim) return verbatim(segment.end, text, segment.complete ? undefined : { kind: "url" });
+  if (segment.complete) return { consumed: segment.end, out: convertSegment(text, segment.end, midWord) };
+  // The segment may still grow: send what precedes its first possible reference start now.
+  const hold = firstCandidate(text, 0, text.length, true, true, midWord);
+  if (hold === 0) return null;
+  return verbatim(hold < 0 ? text.length : hold, text);
+}
+
+export function createLinkStream(): LinkStream {
+  let pending = "";
+  let mode: Mode = TEXT;
+  let atLineStart = true;
+  let midWord = false;
+
+  function step(final: boolean): Step | null {
+    switch (mode.kind) {
+      case "code": return stepCode(pending, mode.ticks, final);
+      case "fence": return stepFence(pending, mode);
+      case "url": return stepUrl(pending);
+      case "destination": return stepDestination(pending, mode.depth);
+      case "text": return stepText(pending, final, atLineStart, midWord);
+    }
+  }
+
+  function drain(final: boolean): string {
+    let out = "";
+    while (pending.length > 0) {
+      const next = step(final);
+      if (next === null) break;
+      if (next.mode !== undefined) mode = next.mode;
+      if (next.consumed > 0) {
+        const last = pending[next.consumed - 1];
+        atLineStart = last === "\n";
+        midWord = isWordChar(last);
+        out += next.out;
+        pending = pending.slice(next.consumed);
+      } else if (next.mode === undefined) {
+        break;
+      }
+    }
+    return out;
+  }
+
+  return {
+    push(chunk) {
+      pending += chunk;
+      return drain(false);
+    },
+    flush() {
+      const out = drain(true);
+      pending = "";
+      mode = TEXT;
+      atLineStart = true;
+      midWord = false;
+      return out;
+    },
+    get held() {
+      return pending.length;
+    },
+  };
+}
+
+/** The answer with every existing scripture reference outside code, links and URLs linked. */
+export function convertLinks(text: string): string {
+  const stream = createLinkStream();
+  return stream.push(text) + stream.flush();
+}
