@@ -172,8 +172,6 @@ export function buildBooks(imp: string): { books: Record<string, ChapterData[]>;
       while (data.length > 1 && data[data.length - 1] === "") data.pop();
     }
   }
-  const missing = BOOKS.filter((book) => books[book.id] === undefined).map((book) => book.id);
-  if (missing.length > 0) throw new Error(`books missing from the module: ${missing.join(", ")}`);
   return { books, stats: { versesWithText, emptyVerses, skippedBooks: [...skipped] } };
 }
 
@@ -201,11 +199,41 @@ export function serializeBible(data: BibleData): string {
   return `${header},"books":{\n${bookBlocks.join(",\n")}\n}}\n`;
 }
 
-function exportTranslation(id: string, module: string): void {
+// A drop-capped first word ("JEHOVÁ es", "¡OH Jehová", "A TI") starts the psalm proper.
+const INLINE_PSALM_TITLE = /^(.+?[.:;,?!])\s+((?:[¡¿]?|A )\p{Lu}{2,}(?=[\s,;:!?.]).*)$/u;
+
+/**
+ * The RV1909 module has no title markup: a psalm's title opens verse 1 as plain text. It is split off
+ * for the psalms that carry a title in a translation that marks them, and only where the drop cap
+ * shows where the psalm proper starts; anything else is left whole.
+ */
+export function splitInlinePsalmTitles(books: Record<string, ChapterData[]>, titled: ReadonlySet<number>): number {
+  let split = 0;
+  for (const [index, data] of (books.PSA ?? []).entries()) {
+    const match = titled.has(index + 1) && data[0] === null ? INLINE_PSALM_TITLE.exec(data[1] ?? "") : null;
+    if (match?.[1] === undefined || match[2] === undefined) continue;
+    data[0] = match[1];
+    data[1] = match[2];
+    split += 1;
+  }
+  return split;
+}
+
+function titledPsalms(books: Record<string, ChapterData[]>): Set<number> {
+  return new Set((books.PSA ?? []).flatMap((data, index) => (data[0] === null ? [] : [index + 1])));
+}
+
+function exportTranslation(id: string, module: string, titled: Set<number>): void {
   const translation = findTranslation(id);
   if (translation === undefined) throw new Error(`unknown translation ${id}`);
   const imp = execFileSync("mod2imp", [module], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   const { books, stats } = buildBooks(imp);
+  const missing = BOOKS.filter((book) => books[book.id] === undefined).map((book) => book.id);
+  if (missing.length > 0) throw new Error(`${module} lacks books: ${missing.join(", ")}`);
+  const marked = titledPsalms(books);
+  let notes = ` ${marked.size} psalm titles marked`;
+  if (marked.size === 0) notes = ` ${splitInlinePsalmTitles(books, titled)} of ${titled.size} psalm titles split from verse 1`;
+  else marked.forEach((psalm) => titled.add(psalm));
   const conf = readConf(module);
   const data: BibleData = {
     id,
@@ -218,12 +246,14 @@ function exportTranslation(id: string, module: string): void {
   writeFileSync(join(OUT_DIR, `${id}.json`), json);
   const empty = stats.emptyVerses.length > 0 ? ` empty: ${stats.emptyVerses.join(", ")}` : "";
   const skipped = stats.skippedBooks.length > 0 ? ` skipped books: ${stats.skippedBooks.length}` : "";
-  console.log(`${id}: ${stats.versesWithText} verses, ${Buffer.byteLength(json)} bytes;${skipped}${empty}`);
+  console.log(`${id}: ${stats.versesWithText} verses, ${Buffer.byteLength(json)} bytes;${notes};${skipped}${empty}`);
 }
 
 function main(): void {
   mkdirSync(OUT_DIR, { recursive: true });
-  for (const { id, module } of SOURCES) exportTranslation(id, module);
+  // Filled by the translations that mark their psalm titles, read by those that do not (exported after them).
+  const titled = new Set<number>();
+  for (const { id, module } of SOURCES) exportTranslation(id, module, titled);
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();
