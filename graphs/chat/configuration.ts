@@ -9,7 +9,12 @@ import type { ChatRequestContext } from "./types.js";
  */
 export type ChatContext = ChatRequestContext;
 
-export type ChatRunConfig = LangGraphRunnableConfig<ChatContext>;
+/**
+ * What a node receives: the run's config and Runtime (context, writer, signal, callbacks). The
+ * context is typed loosely here because StateGraph only types contexts declared as schemas; every
+ * node reads it through resolveContext, which gives it its ChatContext shape.
+ */
+export type ChatRunConfig = LangGraphRunnableConfig;
 
 export const DEFAULT_MAX_WORDS = 300;
 export const DEFAULT_BIBLE_ID = "eng-web";
@@ -19,7 +24,7 @@ export const DEFAULT_BIBLE_ID = "eng-web";
  * missing values take the service's defaults here, on every read.
  */
 export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prompts" | "defaultModel" | "preflightModel">): ChatContext {
-  const c: Partial<ChatContext> = config.context ?? {};
+  const c = (config.context ?? {}) as Partial<ChatContext>;
   return {
     apiKey: c.apiKey ?? "",
     model: c.model ?? deps.defaultModel,

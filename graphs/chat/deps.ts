@@ -73,7 +73,7 @@ export interface ScriptureSearcher {
 export interface ReferenceTools {
   /** The whole query as one passage reference, or null. */
   parsePassageQuery(query: string): PassageRef | null;
-  formatReference(ref: PassageRef, lang: string): string;
+  formatReference(ref: PassageRef, lang: "en" | "es"): string;
 }
 
 export interface LinkTools {

@@ -1,0 +1,47 @@
+import { ProviderTimeout } from "./provider-errors.js";
+
+/**
+ * An AbortSignal for one provider call that fires when the run's signal does (client gone) or when
+ * the provider is silent for longer than the timeout: before the response headers, and, re-armed on
+ * every chunk, between stream chunks. The openai client's own timeout stops at the headers.
+ */
+export class Deadline {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly onParentAbort: () => void;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly parent?: AbortSignal,
+  ) {
+    this.onParentAbort = () => this.abort(parent?.reason);
+    if (parent?.aborted) this.abort(parent.reason);
+    else parent?.addEventListener("abort", this.onParentAbort, { once: true });
+    this.arm();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get timedOut(): boolean {
+    return this.controller.signal.reason instanceof ProviderTimeout;
+  }
+
+  /** Restart the silence timer (a chunk arrived). */
+  arm(): void {
+    clearTimeout(this.timer);
+    if (this.controller.signal.aborted) return;
+    this.timer = setTimeout(() => this.abort(new ProviderTimeout(`no response within ${this.timeoutMs} ms`)), this.timeoutMs);
+  }
+
+  abort(reason?: unknown): void {
+    clearTimeout(this.timer);
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.parent?.removeEventListener("abort", this.onParentAbort);
+  }
+}

@@ -1,0 +1,107 @@
+import { AIMessage, type AIMessageChunk, SystemMessage } from "@langchain/core/messages";
+import { concat } from "@langchain/core/utils/stream";
+import { AppError } from "../../../src/errors.js";
+import { AnswerStream } from "../answer/answer-stream.js";
+import { TurnGate } from "../answer/turn-gate.js";
+import { resolveContext, type ChatRunConfig } from "../configuration.js";
+import { Deadline } from "../deadline.js";
+import type { ChatDeps } from "../deps.js";
+import { lastUserText, textOf } from "../messages.js";
+import { buildSystemPrompt, contextPassage } from "../prompts.js";
+import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
+import type { ChatStateUpdate, ChatStateValue } from "../state.js";
+import { createTools } from "../tools/index.js";
+
+/** What runChat receives through LangGraph's "custom" stream: answer text in its final form. */
+export interface AnswerEvent {
+  kind: "answer";
+  text: string;
+}
+
+class WordLimitReached extends Error {
+  override name = "WordLimitReached";
+}
+
+export const agentStepLimit = (steps: number) =>
+  new AppError({
+    status: 500,
+    type: "server_error",
+    code: "agent_step_limit",
+    message: `The assistant could not finish its answer within ${steps} steps.`,
+  });
+
+/**
+ * One agent turn. The provider always streams, in both response modes, so that both modes run the
+ * same code: the turn gate keeps pre-tool-call chatter out, the word limit cuts (and aborts the
+ * upstream call), links are converted on the way, and the pieces go to the "custom" stream.
+ * The last allowed step is called with tool_choice "none" so the agent answers with what it has.
+ */
+export function createCallAgent(deps: ChatDeps) {
+  return async function callAgent(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
+    const ctx = resolveContext(config, deps);
+    const step = state.steps + 1;
+    const finalStep = step >= deps.maxSteps;
+    const model = deps.models(ctx, "agent").bindTools(createTools(deps, ctx), finalStep ? { tool_choice: "none" } : {});
+    const system = buildSystemPrompt({
+      prompts: deps.prompts,
+      ctx,
+      lastUserText: lastUserText(state.messages),
+      passage: contextPassage(ctx, deps.bibles, deps.references),
+    });
+    const emit = (text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent);
+    const answer = new AnswerStream(ctx.maxWords, ctx.convertLinks ? deps.links : null, emit, deps.logger);
+    const gate = new TurnGate();
+    const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
+    let turn: AIMessageChunk | undefined;
+    try {
+      const stream = await model.stream([new SystemMessage(system), ...state.messages], {
+        callbacks: config.callbacks,
+        signal: deadline.signal,
+      });
+      for await (const chunk of stream) {
+        deadline.arm();
+        turn = turn ? concat(turn, chunk) : chunk;
+        if (chunk.tool_call_chunks?.length) gate.toolCallSeen();
+        const piece = gate.text(textOf(chunk.content));
+        if (piece && answer.push(piece)) break;
+      }
+    } catch (err) {
+      if (!answer.cut) {
+        if (isCallerAbort(config.signal)) throw err;
+        if (deadline.timedOut) throw upstreamTimeout(deps.providerName, deps.providerTimeoutMs);
+        throw toProviderError(err, { provider: deps.providerName, model: ctx.model, timeoutMs: deps.providerTimeoutMs });
+      }
+    } finally {
+      // After a cut this closes the upstream request; otherwise it only clears the timer.
+      if (answer.cut) deadline.abort(new WordLimitReached());
+      deadline.stop();
+    }
+
+    const finish = turn?.response_metadata?.finish_reason as string | undefined;
+    if (!answer.cut && finish === undefined) {
+      // The stream ended without a finish reason: cut short upstream, so the answer may be partial.
+      throw upstreamError(deps.providerName, { name: "IncompleteStream" });
+    }
+    if (gate.isToolTurn && turn) {
+      if (finalStep) throw agentStepLimit(deps.maxSteps);
+      const invalid = turn.invalid_tool_calls ?? [];
+      // Invalid calls travel back with empty arguments so the provider sees each call answered.
+      const calls = [
+        ...(turn.tool_calls ?? []),
+        ...invalid.map((c) => ({ id: c.id, name: c.name ?? "unknown", args: {}, type: "tool_call" as const })),
+      ];
+      return { messages: [new AIMessage({ content: "", tool_calls: calls, invalid_tool_calls: invalid })], steps: step };
+    }
+    if (!answer.cut) {
+      const rest = gate.end();
+      if (rest) answer.push(rest);
+    }
+    answer.finish();
+    return {
+      messages: [new AIMessage(answer.text)],
+      answer: answer.text,
+      finishReason: answer.cut || finish === "length" ? "length" : "stop",
+      steps: step,
+    };
+  };
+}

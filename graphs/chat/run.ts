@@ -1,0 +1,73 @@
+import { GraphRecursionError } from "@langchain/langgraph";
+import type { ChatGraph } from "./graph.js";
+import { type AnswerEvent, agentStepLimit } from "./nodes/call-agent.js";
+import { toMessages } from "./messages.js";
+import type { ChatStateValue } from "./state.js";
+import type { ChatOutcome, ChatRequestContext, ChatTurn, InterceptedCategory, RejectedCategory, RunChatOptions } from "./types.js";
+import { UsageCollector } from "./usage.js";
+
+const INTERCEPTED = new Set<string>(["support_question", "greeting", "incomplete_input"]);
+const REJECTED = new Set<string>(["hacker_activity", "inappropriate", "invalid"]);
+
+/** Enough supersteps for validate, preflight, every agent/tools round and link conversion. */
+export function recursionLimitFor(maxSteps: number): number {
+  return 2 * maxSteps + 6;
+}
+
+function isAnswerEvent(value: unknown): value is AnswerEvent {
+  return typeof value === "object" && value !== null && (value as AnswerEvent).kind === "answer";
+}
+
+/**
+ * Runs one chat request through the graph. Answer text reaches onDelta in its final form as it is
+ * produced; the promise resolves with the outcome, or rejects with an AppError (provider failures
+ * mapped per the contract), or with the abort reason when opts.signal fired.
+ */
+export async function runChat(
+  graph: ChatGraph,
+  turns: ChatTurn[],
+  ctx: ChatRequestContext,
+  opts: RunChatOptions & { maxSteps?: number } = {},
+): Promise<ChatOutcome> {
+  const usage = new UsageCollector();
+  let final: ChatStateValue | undefined;
+  try {
+    const stream = await graph.stream(
+      { messages: toMessages(turns) },
+      {
+        context: ctx as unknown as Record<string, unknown>,
+        streamMode: ["custom", "values"],
+        callbacks: [usage],
+        recursionLimit: recursionLimitFor(opts.maxSteps ?? 50),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+    );
+    for await (const [mode, data] of stream as AsyncIterable<[string, unknown]>) {
+      if (mode === "custom" && isAnswerEvent(data)) {
+        if (data.text) opts.onDelta?.(data.text);
+      } else if (mode === "values") {
+        final = data as ChatStateValue;
+      }
+    }
+  } catch (err) {
+    if (opts.signal?.aborted) throw opts.signal.reason ?? err;
+    if (err instanceof GraphRecursionError) throw agentStepLimit(opts.maxSteps ?? 0);
+    throw err;
+  }
+  if (!final) throw new Error("chat graph produced no state");
+  const category = final.category;
+  if (category && REJECTED.has(category)) {
+    return { kind: "rejected", category: category as RejectedCategory, message: final.content, usage: usage.usage };
+  }
+  if (category && INTERCEPTED.has(category)) {
+    return { kind: "canned", category: category as InterceptedCategory, content: final.content, usage: usage.usage, promptVersions: final.promptVersions };
+  }
+  return {
+    kind: "answer",
+    content: final.content,
+    finishReason: final.finishReason ?? "stop",
+    usage: usage.usage,
+    promptVersions: final.promptVersions,
+  };
+}
+

@@ -1,0 +1,37 @@
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import type { ChatContext } from "../configuration.js";
+import type { ChatDeps } from "../deps.js";
+import { bounded, clip } from "./format.js";
+
+/** Exact words and phrases across verses ("where does the Bible say 'be still'?"). */
+export function createKeywordSearchTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext) {
+  return tool(
+    async ({ query, testament, book, limit }) => {
+      try {
+        const { results } = await deps.search.keyword({
+          query,
+          bibleId: ctx.bibleId,
+          limit: limit ?? 10,
+          ...(testament ? { testament: testament === "OT" ? "Old Testament" : "New Testament" } : {}),
+          ...(book ? { book } : {}),
+        });
+        if (results.length === 0) return `No verse in ${ctx.bibleId} contains "${query}".`;
+        return bounded(results.map((r) => `${r.reference}: ${clip(r.text, 400)}`));
+      } catch (err) {
+        deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "keyword_search" }, "keyword search failed");
+        return "keyword_search is unavailable right now. Use lookup_passage for a known reference, or answer without quoting.";
+      }
+    },
+    {
+      name: "keyword_search",
+      description: "Find verses that contain exact words or a phrase. Returns matching verses with their references.",
+      schema: z.object({
+        query: z.string().min(1).describe("The exact word or phrase to find, e.g. \"be still\" or \"mustard seed\"."),
+        testament: z.enum(["OT", "NT"]).optional().describe("Limit to the Old (OT) or New (NT) Testament."),
+        book: z.string().optional().describe("Limit to one book, by name or id (e.g. \"Psalms\" or \"PSA\")."),
+        limit: z.number().int().min(1).max(25).optional().describe("How many verses to return, 1 to 25 (default 10)."),
+      }),
+    },
+  );
+}

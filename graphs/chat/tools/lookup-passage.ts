@@ -1,0 +1,72 @@
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import { bookById, chapterCount } from "../../../src/scripture/books.js";
+import type { ChatContext } from "../configuration.js";
+import type { ChatDeps, PassageRef, VerseText } from "../deps.js";
+import { bounded } from "./format.js";
+
+/** A whole long chapter (Psalm 119 has 176 verses) would crowd out the conversation. */
+const MAX_VERSES = 60;
+
+interface Section {
+  chapter: number;
+  verses: VerseText[];
+}
+
+function sections(ref: PassageRef, read: (chapter: number, from: number, to: number) => VerseText[]): Section[] {
+  const lastChapter = ref.chapterEnd ?? ref.chapter;
+  const out: Section[] = [];
+  for (let c = ref.chapter; c <= lastChapter; c++) {
+    const from = c === ref.chapter ? (ref.verseStart ?? 1) : 1;
+    const to = c === lastChapter ? (ref.verseEnd ?? (ref.chapterEnd === undefined && ref.verseStart !== undefined ? ref.verseStart : 999)) : 999;
+    out.push({ chapter: c, verses: read(c, from, to) });
+  }
+  return out;
+}
+
+/** Reads any reference in any shipped translation from the local corpus: it works when search is down. */
+export function createLookupPassageTool(deps: Pick<ChatDeps, "bibles" | "references">, ctx: ChatContext) {
+  const ids = deps.bibles.ids();
+  return tool(
+    async ({ reference, translation }) => {
+      const bibleId = translation ?? ctx.bibleId;
+      const bible = deps.bibles.get(bibleId);
+      if (!bible) return `Unknown translation "${bibleId}". Available: ${ids.join(", ")}.`;
+      const ref = deps.references.parsePassageQuery(reference);
+      if (!ref) return `"${reference}" is not a Bible reference I can read. Use forms like John 3:16, Romans 8:28-30 or Psalm 23.`;
+      const book = bookById(ref.book);
+      if (book && ref.chapter > chapterCount(book)) {
+        return `${book.name} has ${chapterCount(book)} chapters, so ${reference} does not exist.`;
+      }
+      const parts = sections(ref, (c, from, to) => bible.verses(ref.book, c, from, to));
+      const count = parts.reduce((n, s) => n + s.verses.length, 0);
+      if (count === 0) return `${reference} does not exist in ${bible.name} (${bible.id}).`;
+      const lang = bible.language.startsWith("es") ? "es" : "en";
+      const title = deps.references.formatReference(ref, lang);
+      const lines = [`${title} (${bible.name}, ${bible.id}):`];
+      let shown = 0;
+      for (const part of parts) {
+        if (parts.length > 1 && part.verses.length > 0) lines.push(`[chapter ${part.chapter}]`);
+        for (const v of part.verses) {
+          if (shown === MAX_VERSES) break;
+          lines.push(`${v.verse} ${v.text}`);
+          shown++;
+        }
+      }
+      if (count > shown) lines.push(`[${count - shown} more verses left out; look up a narrower range to read them]`);
+      return bounded(lines);
+    },
+    {
+      name: "lookup_passage",
+      description:
+        "Read a Bible passage by reference, in the user's translation or another one. Returns the verses with their numbers.",
+      schema: z.object({
+        reference: z.string().min(1).describe("A reference such as \"John 3:16\", \"Romans 8:28-30\", \"Psalm 23\" or \"Juan 3:16\"."),
+        translation: z
+          .enum(ids as [string, ...string[]])
+          .optional()
+          .describe(`Translation id; defaults to the user's (${ctx.bibleId}). One of: ${ids.join(", ")}.`),
+      }),
+    },
+  );
+}
