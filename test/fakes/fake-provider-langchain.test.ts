@@ -1,6 +1,6 @@
 import { AIMessageChunk } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { ChatOpenAI } from "@langchain/openai";
+import { ChatOpenAI, ChatOpenAICompletions } from "@langchain/openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type ChatBody, type FakeProvider, match, reply, startFakeProvider } from "./index.js";
@@ -114,5 +114,53 @@ describe("ChatOpenAI against the fake", () => {
     controller.abort();
     await expect(pending).rejects.toThrow();
     await provider.waitFor((p) => p.stats.abortedRequests === 1);
+  });
+
+  it("when structured output by function calling streams, then the forced call's streamed arguments parse", async () => {
+    provider.enqueue(reply.json({ category: "greeting", reason: "said hello" }));
+    const chunks = [];
+    const model = chatModel().withStructuredOutput(Preflight, { name: "preflight", method: "functionCalling" });
+    for await (const chunk of await model.stream("hello")) chunks.push(chunk);
+    expect(lastBody()).toMatchObject({ stream: true, tool_choice: { type: "function" } });
+    expect(chunks.at(-1)).toEqual({ category: "greeting", reason: "said hello" });
+  });
+});
+
+describe("ChatOpenAICompletions as our model factory builds it (streaming: true, timeout, no retries)", () => {
+  const agentModel = (timeout = 2_000) =>
+    new ChatOpenAICompletions({ model: "gpt-4o", apiKey: "sk-agent", maxRetries: 0, timeout, streaming: true, streamUsage: true, configuration: { baseURL: provider.baseURL } });
+
+  // Not invoke(): with streaming: true, ChatOpenAI's _generate estimates tokens with tiktoken, which it
+  // downloads from tiktoken.pages.dev; offline that retries for minutes. stream() skips the estimate.
+  it("when streamed with tools, then text, tool calls and usage aggregate from the fake's chunks", async () => {
+    provider.enqueue(reply.toolCall("search_scripture", { query: "hope", limit: 2 }, { text: "Let me search. " }), reply.text("Hope in Romans 15:13."));
+    const model = agentModel().bindTools([searchScripture]);
+    const collect = async () => {
+      let full: AIMessageChunk | undefined;
+      for await (const chunk of await model.stream("hope?")) full = full ? full.concat(chunk) : chunk;
+      return full!;
+    };
+    const first = await collect();
+    expect(first.content).toBe("Let me search. ");
+    expect(first.tool_calls?.[0]).toMatchObject({ name: "search_scripture", args: { query: "hope", limit: 2 } });
+    const second = await collect();
+    expect(second.content).toBe("Hope in Romans 15:13.");
+    expect(second.usage_metadata?.output_tokens).toBe(Math.ceil(21 / 4));
+    expect(provider.chatRequests.every((r) => r.body.stream === true && r.body.stream_options?.include_usage === true)).toBe(true);
+  });
+
+  it("when no headers come, then its timeout fires; when a stream stalls after headers, then it does not", async () => {
+    // The SDK clears its timer once headers arrive: a mid-stream stall needs the caller's own deadline.
+    provider.enqueue(reply.hang(), reply.stall(1));
+    await expect(agentModel(150).stream("x")).rejects.toMatchObject({ name: "TimeoutError" });
+    const controller = new AbortController();
+    const stalled = (async () => {
+      for await (const chunk of await agentModel(150).stream("x", { signal: controller.signal })) void chunk;
+    })();
+    const outcome = await Promise.race([stalled.then(() => "settled", () => "settled"), new Promise((r) => setTimeout(() => r("pending"), 450))]);
+    expect(outcome).toBe("pending");
+    controller.abort();
+    await expect(stalled).rejects.toThrow();
+    await provider.waitFor((p) => p.stats.abortedRequests === 2);
   });
 });
