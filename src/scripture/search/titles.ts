@@ -1,0 +1,92 @@
+import { bookById, verseCount } from "../books.js";
+import { TITLE_LINES } from "./titles-data.js";
+import { TOPIC_LINES } from "./topics-data.js";
+import { stem, words } from "./tokenizer.js";
+
+export interface TitleRange {
+  book: string;
+  chapter: number;
+  chapterEnd: number;
+  verseStart: number;
+  /** Inclusive; the chapter's last verse when the range names whole chapters. */
+  verseEnd: number;
+}
+
+export interface TitleEntry {
+  /** A title names a passage; a topic points to the passages a topical index lists first, in order. */
+  kind: "title" | "topic";
+  names: string[];
+  ranges: TitleRange[];
+  /** Stemmed words of each name, for phrase matching against queries. */
+  phrases: string[][];
+}
+
+const REF = /^([1-3]?[A-Z]{2,3}) (\d+)(?::(\d+))?(?:-(\d+)(?::(\d+))?)?$/;
+
+export function parseTitleRange(text: string): TitleRange {
+  const m = REF.exec(text.trim());
+  const book = m?.[1] ? bookById(m[1]) : undefined;
+  if (!m || !book) throw new Error(`bad title range: ${text}`);
+  const chapter = Number(m[2]);
+  const hasVerse = m[3] !== undefined;
+  // "C-C" is a chapter range, "C:V-V" a verse range, "C:V-C:V" crosses chapters.
+  const chapterEnd = m[5] !== undefined ? Number(m[4]) : hasVerse || m[4] === undefined ? chapter : Number(m[4]);
+  const verseStart = hasVerse ? Number(m[3]) : 1;
+  const verseEnd = m[5] !== undefined ? Number(m[5]) : hasVerse && m[4] !== undefined ? Number(m[4]) : verseCount(book, chapterEnd);
+  if (verseCount(book, chapter) === 0 || verseCount(book, chapterEnd) === 0) throw new Error(`no such chapter: ${text}`);
+  return { book: book.id, chapter, chapterEnd, verseStart, verseEnd };
+}
+
+const PHRASE_STOP = new Set(["the", "a", "an", "of", "el", "la", "los", "las", "de", "del"]);
+
+/** Stemmed words without articles: how names and queries are compared. */
+export function phraseTokens(text: string): string[] {
+  return words(text.replace(/\([^)]*\)/g, " "))
+    .filter((w) => !PHRASE_STOP.has(w))
+    .map(stem);
+}
+
+export function parseTitleLine(line: string, kind: TitleEntry["kind"] = "title"): TitleEntry {
+  const colon = line.lastIndexOf(":", line.search(/: [1-3]?[A-Z]{2,3} \d/) + 1);
+  const names = line.slice(0, colon).split("|").map((n) => n.trim()).filter(Boolean);
+  const ranges = line.slice(colon + 1).split(",").map(parseTitleRange);
+  const phrases = names.map(phraseTokens).filter((p) => p.length > 0);
+  return { kind, names: names.map((n) => n.replace(/\s*\([^)]*\)/g, "")), ranges, phrases };
+}
+
+export const TITLES: readonly TitleEntry[] = TITLE_LINES.map((l) => parseTitleLine(l, "title"));
+export const TOPICS: readonly TitleEntry[] = TOPIC_LINES.map((l) => parseTitleLine(l, "topic"));
+const ALL = [...TITLES, ...TOPICS];
+
+function containsPhrase(haystack: readonly string[], needle: readonly string[]): boolean {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+export interface TitleMatch {
+  entry: TitleEntry;
+  /** Words of the longest matching name: longer names are more specific. */
+  length: number;
+  /** Share of the query's words the name covers: "the Good Samaritan" alone is a stronger signal than inside a long question. */
+  coverage: number;
+}
+
+/**
+ * Titles and topics whose name appears as a phrase in the query. Only the longest matches count, so
+ * "the death of Jesus" is the crucifixion and not the topic "death".
+ */
+export function matchTitles(query: string, titles: readonly TitleEntry[] = ALL): TitleMatch[] {
+  const q = phraseTokens(query);
+  if (q.length === 0) return [];
+  const out: TitleMatch[] = [];
+  for (const entry of titles) {
+    let best = 0;
+    for (const p of entry.phrases) if (p.length > best && containsPhrase(q, p)) best = p.length;
+    if (best > 0) out.push({ entry, length: best, coverage: best / q.length });
+  }
+  const longest = Math.max(0, ...out.map((m) => m.length));
+  return out.filter((m) => m.length === longest);
+}

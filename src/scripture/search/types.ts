@@ -1,0 +1,25 @@
+import type { Testament } from "../books.js";
+
+/** The part of a corpus Bible the search reads (src/scripture/corpus.ts's Bible satisfies it). */
+export interface ChapterSource {
+  chapter(bookId: string, chapter: number): { superscription?: string; verses: readonly { verse: number; text: string }[] } | undefined;
+}
+
+/** A verse window: the unit that is embedded, keyword-scored and stored in Chroma. */
+export interface Passage {
+  /** "JHN.3.16-20": stable across runs, so re-ingesting upserts the same ids. */
+  id: string;
+  book: string;
+  chapter: number;
+  verseStart: number;
+  verseEnd: number;
+  testament: Testament;
+  /** Verse text plus the titles of the well-known passages it overlaps. */
+  text: string;
+}
+
+export interface SearchFilter {
+  testament?: Testament;
+  /** USFM id. */
+  book?: string;
+}
