@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runScenarios } from "../../evals/answers/runner.js";
+import type { Scenario } from "../../evals/answers/scenario.js";
+import { findReferences } from "../../src/scripture/references.js";
+import { match, reply, startFakeProvider, type FakeProvider } from "../fakes/index.js";
+
+const scenario = (id: string, question: string, extra: Partial<Scenario> = {}): Scenario => ({
+  id,
+  file: "test",
+  question,
+  theology: "reformed",
+  profile: "scholar",
+  max_words: 50,
+  language: "en",
+  min_citations: 1,
+  must_include: [],
+  must_not_include: [],
+  ...extra,
+});
+
+// The runner only speaks the chat-completions wire format, so the fake provider can stand where the service would.
+describe("eval runner plumbing", () => {
+  let provider: FakeProvider;
+  beforeAll(async () => {
+    provider = await startFakeProvider();
+  });
+  afterAll(async () => {
+    await provider.close();
+  });
+
+  it("when scenarios run, then each request carries the key and the service's extra fields, and answers are judged", async () => {
+    provider.on(match.lastUser("grace"), reply.text("Grace is God's gift, as Ephesians 2:8 says."));
+    provider.on(match.lastUser("broken"), reply.error(502, { error: { message: "upstream down", type: "server_error", code: "upstream_error" } }));
+    provider.on(match.lastUser("invented"), reply.text("Read John 22:5 for this."));
+    const seen: string[] = [];
+    const results = await runScenarios({
+      baseURL: provider.baseURL,
+      apiKey: "sk-eval-test",
+      model: "gpt-4o-mini",
+      scenarios: [
+        scenario("ok", "What is grace?", { bible_id: "eng-kjv" }),
+        scenario("down", "broken question"),
+        scenario("made-up", "invented citation please"),
+      ],
+      findReferences,
+      concurrency: 2,
+      onResult: (r) => seen.push(r.scenario.id),
+    });
+
+    expect(results.map((r) => r.scenario.id)).toEqual(["ok", "down", "made-up"]);
+    expect(seen.sort()).toEqual(["down", "made-up", "ok"]);
+    expect(results[0]?.report).toMatchObject({ pass: true, citations: 1, words: 8 });
+    expect(results[1]?.error).toMatch(/^502 /);
+    expect(results[2]?.report?.failures).toContain("unresolvable reference(s): John 22:5");
+
+    const sent = provider.chatRequests.find((r) => r.body.messages.some((m) => m.content === "What is grace?"));
+    expect(sent?.headers.authorization).toBe("Bearer sk-eval-test");
+    expect(sent?.body).toMatchObject({ model: "gpt-4o-mini", theology: "reformed", profile: "scholar", max_words: 50, bible_id: "eng-kjv" });
+  });
+});
