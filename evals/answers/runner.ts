@@ -64,7 +64,8 @@ async function runOne(client: OpenAI, opts: RunOptions, scenario: Scenario): Pro
       ms: Date.now() - started,
     };
   } catch (err) {
-    const message = err instanceof OpenAI.APIError ? `${err.status ?? "?"} ${err.message}` : (err as Error).message;
+    // The SDK already starts an API error's message with its status.
+    const message = (err as Error).message;
     return { scenario, error: message, ms: Date.now() - started };
   }
 }
