@@ -93,7 +93,8 @@ const BY_OSIS = new Map<string, Book>(BOOKS.map((book) => [book.osis, book]));
 // Abbreviations that are everyday words ("Is 2 enough?", "Mi 5 hijos"): with a verse they are
 // references, with a chapter alone they are prose.
 const WORD_ABBREVIATIONS = new Set([
-  "is", "am", "ex", "mi", "os", "sal", "ap", "est", "pro", "mar", "ac", "ro", "ga", "ge", "ne", "ru", "lu", "ob", "ez", "hab",
+  "is", "am", "ex", "mi", "os", "sal", "ap", "est", "pro", "mar", "mal", "ac", "act", "song", "ro", "ga", "ge", "ne", "ru", "lu",
+  "ob", "ez", "hab",
 ]);
 
 // Dashes the parser does not read as ranges, swapped one for one so offsets stay put.
@@ -163,10 +164,13 @@ function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] 
   return found;
 }
 
-function run(lang: "en" | "es", text: string, mode: ParseMode): Candidate[] {
+interface Reading { found: Candidate[]; spans: [number, number][] }
+
+function run(lang: "en" | "es", text: string, mode: ParseMode): Reading {
   const parser = parserFor(lang, mode);
   parser.parse(text);
-  return accept(text, parser.parsed_entities() as Entity[], mode);
+  const entities = parser.parsed_entities() as Entity[];
+  return { found: accept(text, entities, mode), spans: entities.map((entity) => entity.indices) };
 }
 
 // Spanish runs only when a word that could open a reference is left outside every English match.
@@ -187,7 +191,12 @@ function needsSpanish(text: string, english: Candidate[], mode: ParseMode): bool
 export function parseReferences(input: string, mode: ParseMode): FoundReference[] {
   const text = input.replace(ODD_DASHES, "-");
   const english = run("en", text, mode);
-  const all = needsSpanish(text, english, mode) ? [...english, ...run("es", text, mode)] : english;
+  const all = english.found;
+  if (needsSpanish(text, english.found, mode)) {
+    // "3 John 15" (no such verse) must not come back as the Spanish reading "John 15".
+    const inside = (found: Candidate) => english.spans.some(([start, end]) => start < found.start && found.start < end);
+    all.push(...run("es", text, mode).found.filter((found) => !inside(found)));
+  }
   all.sort((a, b) => a.start - b.start || (b.end - b.start) - (a.end - a.start));
   const kept: FoundReference[] = [];
   for (const found of all) {

@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import fixtures from "../fixtures/references.json" with { type: "json" };
+import {
+  findReferences,
+  formatReference,
+  parsePassageQuery,
+  readerPath,
+  type ScriptureRef,
+} from "../../src/scripture/references.js";
+
+interface Row {
+  text: string;
+  /** [offset, text as written, reader path] per reference, in order. */
+  refs: [number, string, string][];
+  note?: string;
+}
+
+const rows = fixtures as Row[];
+
+describe("findReferences over the fixture table", () => {
+  it("has at least 150 cases, positives and negatives", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(150);
+    expect(rows.filter((row) => row.refs.length === 0).length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(rows.map((row) => [row.text, row] as const))("when the text is %j, then it finds exactly the listed references", (_, row) => {
+    const found = findReferences(row.text);
+    expect(found.map((item) => [item.start, item.text, readerPath(item.ref)])).toEqual(row.refs);
+    for (const item of found) expect(row.text.slice(item.start, item.end)).toBe(item.text);
+  });
+});
+
+describe("findReferences: the passage behind the text", () => {
+  const cases: [string, ScriptureRef][] = [
+    ["John 3:16", { book: "JHN", chapter: 3, verseStart: 16 }],
+    ["Romans 8:28-30", { book: "ROM", chapter: 8, verseStart: 28, verseEnd: 30 }],
+    ["Psalm 23", { book: "PSA", chapter: 23 }],
+    ["Matthew 5-7", { book: "MAT", chapter: 5, chapterEnd: 7 }],
+    ["Genesis 1:1-2:3", { book: "GEN", chapter: 1, verseStart: 1, chapterEnd: 2, verseEnd: 3 }],
+    ["Jude 5", { book: "JUD", chapter: 1, verseStart: 5 }],
+    ["Jude 1", { book: "JUD", chapter: 1 }],
+    ["Psalms 23:1-6", { book: "PSA", chapter: 23, verseStart: 1, verseEnd: 6 }],
+    ["John 3:16‑17", { book: "JHN", chapter: 3, verseStart: 16, verseEnd: 17 }],
+    ["1 Corintios 13", { book: "1CO", chapter: 13 }],
+    ["Apocalipsis 21:4", { book: "REV", chapter: 21, verseStart: 4 }],
+  ];
+  it.each(cases)("when the text is %j, then the reference is %j", (text, ref) => {
+    expect(findReferences(text).map((item) => item.ref)).toEqual([ref]);
+  });
+});
+
+describe("parsePassageQuery", () => {
+  const passages: [string, ScriptureRef][] = [
+    ["John 3:16", { book: "JHN", chapter: 3, verseStart: 16 }],
+    ["Gen 1", { book: "GEN", chapter: 1 }],
+    ["gen 1", { book: "GEN", chapter: 1 }],
+    ["1 Cor 13:4-7", { book: "1CO", chapter: 13, verseStart: 4, verseEnd: 7 }],
+    ["jn 3 16", { book: "JHN", chapter: 3, verseStart: 16 }],
+    ["  psalm 23  ", { book: "PSA", chapter: 23 }],
+    ["John 3:16?", { book: "JHN", chapter: 3, verseStart: 16 }],
+    ["Romans 8:28, 31", { book: "ROM", chapter: 8, verseStart: 28 }],
+    ["juan 3:16", { book: "JHN", chapter: 3, verseStart: 16 }],
+    ["salmos 23", { book: "PSA", chapter: 23 }],
+    ["is 53", { book: "ISA", chapter: 53 }],
+    ["Rev 21", { book: "REV", chapter: 21 }],
+  ];
+  it.each(passages)("when the query is %j, then it is the passage %j", (query, ref) => {
+    expect(parsePassageQuery(query)).toEqual(ref);
+  });
+
+  const searches = [
+    "John", "love your enemies", "John 3:16 love", "the good shepherd", "", "   ", "John 22:5",
+    "Psalm 151", "John 3:16 and Romans 8:28", "what does John 3:16 mean", "2 cats", "3:16",
+  ];
+  it.each(searches)("when the query is %j, then it is a search, not a passage", (query) => {
+    expect(parsePassageQuery(query)).toBeNull();
+  });
+});
+
+describe("formatReference and readerPath", () => {
+  const cases: [ScriptureRef, string, string, string][] = [
+    [{ book: "JHN", chapter: 3, verseStart: 16 }, "John 3:16", "Juan 3:16", "/read/JHN/3?verse=16"],
+    [{ book: "ROM", chapter: 8, verseStart: 28, verseEnd: 30 }, "Romans 8:28-30", "Romanos 8:28-30", "/read/ROM/8?verse=28-30"],
+    [{ book: "PSA", chapter: 23 }, "Psalm 23", "Salmo 23", "/read/PSA/23"],
+    [{ book: "PSA", chapter: 120, chapterEnd: 134 }, "Psalms 120-134", "Salmos 120-134", "/read/PSA/120"],
+    [{ book: "GEN", chapter: 1, verseStart: 1, chapterEnd: 2, verseEnd: 3 }, "Genesis 1:1-2:3", "Génesis 1:1-2:3", "/read/GEN/1?verse=1"],
+    [{ book: "1CO", chapter: 13 }, "1 Corinthians 13", "1 Corintios 13", "/read/1CO/13"],
+    [{ book: "REV", chapter: 21, verseStart: 4 }, "Revelation 21:4", "Apocalipsis 21:4", "/read/REV/21?verse=4"],
+    [{ book: "JUD", chapter: 1, verseStart: 5, verseEnd: 5 }, "Jude 1:5", "Judas 1:5", "/read/JUD/1?verse=5"],
+  ];
+  it.each(cases)("when the reference is %j, then it reads %j / %j and opens %j", (ref, en, es, path) => {
+    expect(formatReference(ref, "en")).toBe(en);
+    expect(formatReference(ref, "es")).toBe(es);
+    expect(readerPath(ref)).toBe(path);
+  });
+
+  it("when any fixture reference is formatted in either language, then it parses back to itself", () => {
+    for (const row of rows) {
+      for (const found of findReferences(row.text)) {
+        for (const lang of ["en", "es"] as const) {
+          expect(parsePassageQuery(formatReference(found.ref, lang)), `${row.text} (${lang})`).toEqual(found.ref);
+        }
+      }
+    }
+  });
+});
