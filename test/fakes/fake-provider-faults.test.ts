@@ -155,6 +155,18 @@ describe("broken payloads", () => {
     await expect(ask()).rejects.toThrow();
   });
 
+  it("when a non-stream body is cut short, then the SDK rejects", async () => {
+    provider.enqueue(reply.cut());
+    await expect(ask()).rejects.toThrow();
+  });
+
+  it("when a 200 body carries an error object, as some compatible providers send, then the SDK returns it without choices", async () => {
+    provider.enqueue(reply.streamError(0, { error: { message: "upstream overloaded" } }));
+    const completion = (await ask()) as unknown as Record<string, unknown>;
+    expect(completion.choices).toBeUndefined();
+    expect(completion.error).toMatchObject({ message: "upstream overloaded" });
+  });
+
   it("when the stream carries an error event, then the SDK raises an APIError with its message", async () => {
     provider.enqueue(reply.streamError(1, { error: { message: "overloaded", type: "server_error" } }));
     await expect(drain(await askStream())).rejects.toMatchObject({ message: expect.stringContaining("overloaded") });

@@ -125,6 +125,16 @@ describe("chat completions, stream", () => {
     expect(finish).toBe("tool_calls");
   });
 
+  it("when the reply is cut by the token limit, then finish_reason is length in both modes", async () => {
+    provider.on(match.any(), reply.text("In the beginning", { finishReason: "length" }));
+    const plain = await client.chat.completions.create({ model: "m", messages: user("q") });
+    expect(plain.choices[0]?.finish_reason).toBe("length");
+    const stream = await client.chat.completions.create({ model: "m", messages: user("q"), stream: true });
+    const reasons = [];
+    for await (const chunk of stream) reasons.push(chunk.choices[0]?.finish_reason);
+    expect(reasons.at(-1)).toBe("length");
+  });
+
   it("when chunkDelayMs is set, then chunks are spread over time", async () => {
     provider.enqueue(reply.text("a b c d", { chunkDelayMs: 30 }));
     const started = Date.now();
