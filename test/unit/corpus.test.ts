@@ -1,0 +1,173 @@
+import { performance } from "node:perf_hooks";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BOOKS } from "../../src/scripture/books.js";
+import { loadBibleLibrary, type Bible, type BibleLibrary } from "../../src/scripture/corpus.js";
+import { TRANSLATIONS } from "../../src/scripture/translations.js";
+
+let library: BibleLibrary;
+let loadMs = 0;
+
+beforeAll(() => {
+  const start = performance.now();
+  library = loadBibleLibrary();
+  loadMs = performance.now() - start;
+});
+
+function bible(id: string): Bible {
+  const found = library.get(id);
+  if (found === undefined) throw new Error(`${id} not loaded`);
+  return found;
+}
+
+function verse(bibleId: string, book: string, chapter: number, number: number): string | undefined {
+  return bible(bibleId).verses(book, chapter, number)[0]?.text;
+}
+
+const IDS = TRANSLATIONS.map((translation) => translation.id);
+
+describe("the Bible library", () => {
+  it("loads the three shipped translations with their names and languages", () => {
+    expect(library.ids()).toEqual(["eng-web", "eng-kjv", "spa-rv1909"]);
+    for (const translation of TRANSLATIONS) {
+      expect(bible(translation.id)).toMatchObject({
+        id: translation.id,
+        name: translation.name,
+        language: translation.language,
+      });
+    }
+    expect(library.get("spa-niv-2022")).toBeUndefined();
+  });
+
+  it("loads all three in well under a second", () => {
+    console.log(`corpus load: ${loadMs.toFixed(0)} ms for ${IDS.length} translations`);
+    expect(loadMs).toBeLessThan(1500);
+  });
+
+  it("fails fast on a data directory without the files", () => {
+    expect(() => loadBibleLibrary({ dir: "/nonexistent" })).toThrow();
+  });
+});
+
+describe("counts", () => {
+  it.each([
+    ["eng-web", 31095],
+    ["eng-kjv", 31102],
+    ["spa-rv1909", 31084],
+  ])("%s has 1,189 chapters and %i verses with text", (id, verses) => {
+    let chapters = 0;
+    let count = 0;
+    for (const book of BOOKS) {
+      for (let chapter = 1; bible(id).chapter(book.id, chapter) !== undefined; chapter += 1) {
+        chapters += 1;
+        count += bible(id).chapter(book.id, chapter)?.verses.length ?? 0;
+      }
+    }
+    expect(chapters).toBe(1189);
+    expect(count).toBe(verses);
+  });
+
+  it("keeps the book table's verse counts equal to the highest verse any translation has", () => {
+    for (const book of BOOKS) {
+      book.verseCounts.forEach((expected, index) => {
+        const highest = Math.max(
+          ...IDS.map((id) => bible(id).chapter(book.id, index + 1)?.verses.at(-1)?.verse ?? 0),
+        );
+        expect(highest, `${book.id} ${index + 1}`).toBe(expected);
+      });
+    }
+  });
+
+  it.each([
+    ["LUK", 17, 36], ["ACT", 8, 37], ["ACT", 15, 34], ["ACT", 24, 7], ["ROM", 16, 25], ["ROM", 16, 27],
+  ])("the WEB leaves %s %i:%i to a footnote, the KJV has it", (book, chapter, number) => {
+    expect(verse("eng-web", book, chapter, number)).toBeUndefined();
+    expect(verse("eng-kjv", book, chapter, number)).toBeTruthy();
+  });
+
+  it("keeps the WEB's Romans 14:24-26 and 3 John 15 inside the last verse the module numbers", () => {
+    expect(verse("eng-web", "ROM", 14, 23)).toContain("to the only wise God, through Jesus Christ");
+    expect(verse("eng-web", "3JN", 1, 14)).toMatch(/face to face\. Peace be to you\..*Greet the friends by name\.$/);
+  });
+
+  it("keeps the RV1909's own numbering where it follows the Hebrew chapters", () => {
+    expect(verse("eng-kjv", "JON", 1, 17)).toMatch(/^Now the LORD had prepared a great fish/);
+    expect(verse("spa-rv1909", "JON", 1, 17)).toBeUndefined();
+    expect(verse("spa-rv1909", "JON", 2, 1)).toMatch(/^MAS Jehová había prevenido un gran pez/);
+  });
+});
+
+describe("text", () => {
+  it.each([
+    ["eng-web", "GEN", 1, 1, "In the beginning, God created the heavens and the earth."],
+    ["eng-web", "JHN", 3, 16,
+      "For God so loved the world, that he gave his only born Son, that whoever believes in him should not perish, but have eternal life."],
+    ["eng-web", "PSA", 23, 1, "Yahweh is my shepherd; I shall lack nothing."],
+    ["eng-web", "GEN", 4, 1, "The man knew Eve his wife. She conceived, and gave birth to Cain, and said, “I have gotten a man with Yahweh’s help.”"],
+    ["eng-kjv", "GEN", 1, 1, "In the beginning God created the heaven and the earth."],
+    ["eng-kjv", "JHN", 3, 16,
+      "For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life."],
+    ["eng-kjv", "PSA", 23, 1, "The LORD is my shepherd; I shall not want."],
+    ["eng-kjv", "JHN", 11, 35, "Jesus wept."],
+    ["spa-rv1909", "GEN", 1, 1, "EN el principio crió Dios los cielos y la tierra."],
+    ["spa-rv1909", "JHN", 3, 16,
+      "Porque de tal manera amó Dios al mundo, que ha dado á su Hijo unigénito, para que todo aquel que en él cree, no se pierda, mas tenga vida eterna."],
+    ["spa-rv1909", "PSA", 23, 1, "JEHOVÁ es mi pastor; nada me faltará."],
+  ])("%s %s %i:%i reads as printed", (id, book, chapter, number, text) => {
+    expect(verse(id, book, chapter, number)).toBe(text);
+  });
+
+  it.each([
+    ["eng-web", 3, "A Psalm by David, when he fled from Absalom his son."],
+    ["eng-web", 23, "A Psalm by David."],
+    ["eng-kjv", 3, "A Psalm of David, when he fled from Absalom his son."],
+    ["spa-rv1909", 3, "Salmo de David, cuando huía de delante de Absalom su hijo."],
+    ["spa-rv1909", 23, "Salmo de David."],
+  ])("%s Psalm %i has its title as the superscription", (id, psalm, title) => {
+    expect(bible(id).chapter("PSA", psalm)?.superscription).toBe(title);
+  });
+
+  it.each(IDS)("%s: 116 psalms carry a title, Psalm 1 and 119 do not, and no other chapter does", (id) => {
+    const titled = BOOKS.flatMap((book) =>
+      book.verseCounts.flatMap((_, index) =>
+        bible(id).chapter(book.id, index + 1)?.superscription === undefined ? [] : [`${book.id} ${index + 1}`],
+      ),
+    );
+    expect(titled).toHaveLength(116);
+    expect(titled.every((ref) => ref.startsWith("PSA "))).toBe(true);
+    expect(titled).not.toContain("PSA 1");
+    expect(titled).not.toContain("PSA 119");
+  });
+
+  it("drops Psalm 119's acrostic letters and the KJV's section titles", () => {
+    expect(verse("eng-web", "PSA", 119, 1)).toBe("Blessed are those whose ways are blameless, who walk according to Yahweh’s law.");
+    expect(verse("eng-kjv", "PSA", 119, 9)).toMatch(/^Wherewithal shall a young man cleanse his way\?/);
+  });
+
+  it("drops what follows the last book (the WEB glossary)", () => {
+    expect(verse("eng-web", "REV", 22, 21)).toBe("The grace of the Lord Jesus Christ be with all the saints. Amen.");
+  });
+});
+
+describe("chapter and verse access", () => {
+  it("returns a chapter's verses in order with the canonical book id", () => {
+    const chapter = bible("eng-web").chapter("jhn", 3);
+    expect(chapter?.book).toBe("JHN");
+    expect(chapter?.chapter).toBe(3);
+    expect(chapter?.verses.map((v) => v.verse)).toEqual(Array.from({ length: 36 }, (_, i) => i + 1));
+    expect(chapter?.superscription).toBeUndefined();
+  });
+
+  it.each([
+    ["JHN", 22], ["JHN", 0], ["TOB", 1], ["Juan", 3],
+  ])("has no chapter %s %i", (book, chapter) => {
+    expect(bible("eng-web").chapter(book, chapter)).toBeUndefined();
+  });
+
+  it("returns ranges, skipping verses the translation leaves out", () => {
+    expect(bible("eng-web").verses("LUK", 17, 35, 37).map((v) => v.verse)).toEqual([35, 37]);
+    expect(bible("eng-kjv").verses("LUK", 17, 35, 37).map((v) => v.verse)).toEqual([35, 36, 37]);
+    expect(bible("eng-web").verses("JHN", 21, 24, 99).map((v) => v.verse)).toEqual([24, 25]);
+    expect(bible("eng-web").verses("JHN", 21, 30)).toEqual([]);
+    expect(bible("eng-web").verses("XYZ", 1, 1)).toEqual([]);
+  });
+});
