@@ -1,0 +1,77 @@
+import { Writable } from "node:stream";
+import OpenAI from "openai";
+import { buildChatGraph } from "../../graphs/chat/graph.js";
+import type { ChatDeps, ScriptureSearcher } from "../../graphs/chat/deps.js";
+import { createModelFactory } from "../../graphs/chat/models.js";
+import { runChat } from "../../graphs/chat/run.js";
+import { createApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { chatAuthFirst, chatCatalog, chatRouter } from "../../src/http/chat/route.js";
+import { createLogger } from "../../src/logger.js";
+import { loadPrompts } from "../../src/prompts/loader.js";
+import { loadBibleLibrary } from "../../src/scripture/corpus.js";
+import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
+import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
+import { startFakeProvider, type FakeProvider } from "../fakes/index.js";
+import { listen } from "../helpers/listen.js";
+
+export interface ChatStack {
+  url: string;
+  provider: FakeProvider;
+  logs: string[];
+  client(apiKey: string): OpenAI;
+  close(): Promise<void>;
+}
+
+/** Semantic search is another module's subject; these runs script the model to read passages instead. */
+const searchNotInvolved: ScriptureSearcher = {
+  search: async () => Promise.reject(new Error("semantic search is not part of this run")),
+  keyword: async () => Promise.reject(new Error("keyword search is not part of this run")),
+};
+
+/**
+ * The whole service path for one chat request: createApp + chat router + the real graph, prompts,
+ * corpus, references and links, talking to the fake OpenAI-compatible provider over real HTTP.
+ */
+export async function startChatStack(opts: { search?: ScriptureSearcher; logLevel?: string; timeoutMs?: number } = {}): Promise<ChatStack> {
+  const provider = await startFakeProvider({ delayMs: 0 });
+  const config = loadConfig({ OPENAI_BASE_URL: provider.baseURL });
+  const logs: string[] = [];
+  const sink = new Writable({ write: (c, _e, cb) => (logs.push(String(c)), cb()) });
+  const logger = createLogger(opts.logLevel ?? "debug", sink);
+  const prompts = loadPrompts();
+  const deps: ChatDeps = {
+    models: createModelFactory({ baseURL: provider.baseURL, timeoutMs: opts.timeoutMs ?? config.provider.timeoutMs }),
+    prompts,
+    bibles: loadBibleLibrary(),
+    search: opts.search ?? searchNotInvolved,
+    references: { parsePassageQuery, formatReference },
+    links: { convertLinks, createLinkStream },
+    defaultModel: config.defaultModel,
+    preflightModel: config.preflightModel,
+    maxSteps: config.agentMaxSteps,
+    providerTimeoutMs: opts.timeoutMs ?? config.provider.timeoutMs,
+    providerName: new URL(provider.baseURL).host,
+    logger,
+  };
+  const graph = buildChatGraph(deps);
+  const app = createApp({
+    config,
+    logger,
+    readiness: { ready: () => true, detail: () => ({}) },
+    listings: { models: config.models, modelsCreated: 0, translations: () => [], theologies: () => [], profiles: () => [] },
+    routers: [chatRouter({ run: (turns, ctx, o) => runChat(graph, turns, ctx, { ...o, maxSteps: config.agentMaxSteps }), catalog: chatCatalog(prompts), config })],
+    errorHooks: [chatAuthFirst],
+  });
+  const srv = await listen(app);
+  return {
+    url: srv.url,
+    provider,
+    logs,
+    client: (apiKey) => new OpenAI({ baseURL: `${srv.url}/v1`, apiKey, maxRetries: 0 }),
+    close: async () => {
+      await srv.close();
+      await provider.close();
+    },
+  };
+}
