@@ -60,6 +60,13 @@ describe("shipped prompts", () => {
     }
   });
 
+  it("when each theology and profile is read, then it covers the sections issue 4 asks for", () => {
+    const theologySections = ["## Sources of authority", "## Emphases", "## Contested passages", "## Other traditions"];
+    const profileSections = ["## What to assume", "## Vocabulary", "## Depth and shape", "## Length"];
+    for (const t of registry.theologies) for (const h of theologySections) expect.soft(t.body, `${t.path} ${h}`).toContain(h);
+    for (const p of registry.profiles) for (const h of profileSections) expect.soft(p.body, `${p.path} ${h}`).toContain(h);
+  });
+
   it("when the guardrails are read, then they name the three tools and the word limit", () => {
     for (const tool of ["search_scripture", "keyword_search", "lookup_passage"]) expect(registry.guardrails.body).toContain(tool);
     expect(registry.guardrails.body).toContain("{{max_words}}");
