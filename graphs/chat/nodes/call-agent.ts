@@ -10,7 +10,7 @@ import { lastUserText, textOf } from "../messages.js";
 import { buildSystemPrompt, contextPassage } from "../prompts.js";
 import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
-import { createTools } from "../tools/index.js";
+import { toolDefinitions } from "../tools/index.js";
 
 /** What runChat receives through LangGraph's "custom" stream: answer text in its final form. */
 export interface AnswerEvent {
@@ -41,7 +41,7 @@ export function createCallAgent(deps: ChatDeps) {
     const ctx = resolveContext(config, deps);
     const step = state.steps + 1;
     const finalStep = step >= deps.maxSteps;
-    const model = deps.models(ctx, "agent").bindTools(createTools(deps, ctx), finalStep ? { tool_choice: "none" } : {});
+    const model = deps.models(ctx, "agent").bindTools(toolDefinitions(deps, ctx), finalStep ? { tool_choice: "none" } : {});
     const system = buildSystemPrompt({
       prompts: deps.prompts,
       ctx,

@@ -14,8 +14,13 @@ export const PreflightSchema = z.object({
 
 /** The classifier answered, but not with one of the eight categories (or not as JSON). */
 function isMalformedClassification(err: unknown): boolean {
-  const e = err as { name?: string; lc_error_code?: string } | null;
-  return e?.name === "OutputParserException" || e?.lc_error_code === "OUTPUT_PARSING_FAILURE" || e?.name === "ZodError";
+  const e = err as { name?: string; lc_error_code?: string; issues?: unknown } | null;
+  return (
+    e?.name === "OutputParserException" ||
+    e?.lc_error_code === "OUTPUT_PARSING_FAILURE" ||
+    // zod 4 names its error "$ZodError"; both carry the list of issues.
+    (typeof e?.name === "string" && e.name.endsWith("ZodError") && Array.isArray(e.issues))
+  );
 }
 
 /**

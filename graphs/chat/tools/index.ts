@@ -1,3 +1,4 @@
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { createKeywordSearchTool } from "./keyword-search.js";
@@ -10,3 +11,20 @@ export function createTools(deps: ChatDeps, ctx: ChatContext) {
 }
 
 export type ChatTool = ReturnType<typeof createTools>[number];
+
+export type ToolDefinition = ReturnType<typeof convertToOpenAITool>;
+
+const definitions = new WeakMap<ChatDeps, ToolDefinition[]>();
+
+/**
+ * The tools as the provider sees them. Their schemas do not depend on the request, and converting
+ * zod to JSON Schema on every agent turn costs milliseconds, so it happens once per deps.
+ */
+export function toolDefinitions(deps: ChatDeps, ctx: ChatContext): ToolDefinition[] {
+  let defs = definitions.get(deps);
+  if (!defs) {
+    defs = createTools(deps, ctx).map((t) => convertToOpenAITool(t));
+    definitions.set(deps, defs);
+  }
+  return defs;
+}

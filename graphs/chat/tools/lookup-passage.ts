@@ -65,7 +65,7 @@ export function createLookupPassageTool(deps: Pick<ChatDeps, "bibles" | "referen
         translation: z
           .enum(ids as [string, ...string[]])
           .optional()
-          .describe(`Translation id; defaults to the user's (${ctx.bibleId}). One of: ${ids.join(", ")}.`),
+          .describe(`Translation id, only when the user asks for another translation; defaults to the user's own. One of: ${ids.join(", ")}.`),
       }),
     },
   );
