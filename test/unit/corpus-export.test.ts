@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import {
+  buildBooks,
+  serializeBible,
+  splitInlinePsalmTitles,
+  stripOsis,
+  type BibleData,
+  type ChapterData,
+} from "../../ingest/export-sword.js";
+
+// Snippets as `mod2imp` prints them for the shipped modules (lemmas shortened).
+describe("stripOsis", () => {
+  it.each([
+    [
+      "a footnote between two words becomes a space",
+      '<w lemma="strong:H0430">God</w><note placement="foot"><reference type="annotateRef">1:1 </reference>The Hebrew word rendered “God” is “אֱלֹהִ֑ים” (Elohim).</note><w lemma="strong:H1254">created</w> <w lemma="x">the</w> <w lemma="x">earth</w>.',
+      "God created the earth.",
+    ],
+    [
+      "a footnote before punctuation leaves none",
+      'the <w lemma="x">earth</w><note placement="foot">or, land</note>. And',
+      "the earth. And",
+    ],
+    [
+      "a footnote between quotations of Jesus becomes a space",
+      '<q marker="" who="Jesus">his only born</q><note placement="foot"><reference type="annotateRef">3:16 </reference>The phrase “only born”</note><q marker="" who="Jesus"><w lemma="x">Son</w>, that</q>',
+      "his only born Son, that",
+    ],
+    [
+      "cross references go",
+      'Jesus wept.<note type="crossReference"><reference osisRef="Luke.19.41">Luke 19:41</reference></note>',
+      "Jesus wept.",
+    ],
+    [
+      "words the module splits across elements stay whole",
+      'weep <w lemma="x">with tear</w>s, and <w lemma="x">in</w>asmuch',
+      "weep with tears, and inasmuch",
+    ],
+    [
+      "the divine name and supplied words keep their words",
+      '<divineName><w lemma="strong:H3068">LORD</w></divineName>, how are they <w lemma="x">increased</w> that <transChange type="added">are</transChange> many',
+      "LORD, how are they increased that are many",
+    ],
+    [
+      "a supplied word flush between two words is a word of its own",
+      '<w lemma="x">de su madre</w><transChange type="added">fué</transChange><w lemma="x">Abi</w> <w lemma="x">hija</w>',
+      "de su madre fué Abi hija",
+    ],
+    [
+      "a supplied enclitic pronoun stays on its verb",
+      'y <w lemma="x">oyéndo</w><transChange type="added">lo</transChange> <w lemma="x">Jesús</w>',
+      "y oyéndolo Jesús",
+    ],
+    [
+      "a supplied pronoun after a name stands alone",
+      '<w lemma="x">Josué</w><transChange type="added">los</transChange> <w lemma="x">hirió</w>',
+      "Josué los hirió",
+    ],
+    [
+      "a supplied phrase wrapping words is set apart",
+      '<w lemma="x">Estas</w><transChange type="added"><w lemma="x">son las medidas</w> <w lemma="x">de que</w></transChange><w lemma="x">Salomón</w> fundó',
+      "Estas son las medidas de que Salomón fundó",
+    ],
+    [
+      "line and paragraph milestones are spaces, pilcrows go",
+      '<l level="1" sID="a"/>¶ And the LORD spake<l eID="a" level="1"/><lb type="x-p"/>unto the fish',
+      "And the LORD spake unto the fish",
+    ],
+    ["entities are decoded", "bread &amp; wine", "bread & wine"],
+    [
+      "what follows the end of the book is dropped",
+      'be with all the saints. Amen.  <chapter eID="Rev.22"/><div eID="gen1" type="x-p"/> <div canonical="true" eID="gen2" osisID="Rev" type="book"/> <div sID="gen3" type="glossary"/> <title level="1" type="main">World English Bible Glossary</title> Abaddon is Hebrew for destruction.',
+      "be with all the saints. Amen.",
+    ],
+  ])("%s", (_, osis, text) => {
+    expect(stripOsis(osis).text).toBe(text);
+  });
+
+  it("lifts a canonical psalm title out of the verse", () => {
+    const stripped = stripOsis(
+      '<div type="x-milestone" subType="x-preverse" sID="pv1"/><title canonical="true" type="psalm">A <w lemma="x">Psalm</w> of <w lemma="x">David</w>.</title> <lg sID="g1"/> <l level="1" sID="g2"/><div type="x-milestone" subType="x-preverse" eID="pv1"/><divineName><w lemma="x">LORD</w></divineName>, how are they increased',
+    );
+    expect(stripped).toEqual({ text: "LORD, how are they increased", psalmTitles: ["A Psalm of David."] });
+  });
+
+  it("drops titles that are not canonical psalm titles", () => {
+    const stripped = stripOsis('<title>BETH.</title> <w lemma="x">Wherewithal</w> shall a young man');
+    expect(stripped).toEqual({ text: "Wherewithal shall a young man", psalmTitles: [] });
+  });
+});
+
+const IMP = [
+  "$$$[ Module Heading ]",
+  '<milestone type="x-importer" subType="x-osis2mod" n="$Rev: 3769 $"/>',
+  "$$$Genesis 0:0",
+  '<div sID="gen2" type="front"/> <title level="1" type="main">Preface</title> The Holy Bible is a collection',
+  "$$$Genesis 1:0",
+  '<chapter n="1" osisID="Gen.1" sID="Gen.1"/>',
+  "$$$Genesis 1:1",
+  "In the beginning.",
+  "$$$Genesis 1:2",
+  '<note placement="foot">only a footnote</note>',
+  "$$$Genesis 1:3",
+  "God said.",
+  "$$$Genesis 1:4",
+  "",
+  "$$$Psalms 1:1",
+  '<title canonical="true" type="psalm">ALEPH</title> <w lemma="x">Blessed</w> are those',
+  "$$$Psalms 2:1",
+  '<title canonical="true" type="psalm">A Psalm by David.</title> Yahweh, how my adversaries have increased!',
+  "$$$Tobit 1:1",
+  "The book of the words of Tobit",
+  "",
+].join("\n");
+
+describe("buildBooks", () => {
+  const { books, stats } = buildBooks(IMP);
+
+  it("keeps the 66 books only and skips front matter", () => {
+    expect(Object.keys(books).sort()).toEqual(["GEN", "PSA"]);
+    expect(stats.skippedBooks).toEqual(["Tobit"]);
+  });
+
+  it("keeps a hole for a footnote-only verse and drops trailing empty slots", () => {
+    expect(books.GEN?.[0]).toEqual([null, "In the beginning.", "", "God said."]);
+    expect(stats.emptyVerses).toEqual(["GEN 1:2", "GEN 1:4"]);
+    expect(stats.versesWithText).toBe(4);
+  });
+
+  it("stores verse 1's psalm title as the superscription, but not an acrostic letter", () => {
+    expect(books.PSA?.[1]).toEqual(["A Psalm by David.", "Yahweh, how my adversaries have increased!"]);
+    expect(books.PSA?.[0]).toEqual([null, "Blessed are those"]);
+  });
+});
+
+describe("splitInlinePsalmTitles", () => {
+  it.each([
+    ["Salmo de David. JEHOVÁ es mi pastor; nada me faltará.", "Salmo de David.", "JEHOVÁ es mi pastor; nada me faltará."],
+    ["Salmo de David, cuando huía. ¡OH Jehová, cuánto!", "Salmo de David, cuando huía.", "¡OH Jehová, cuánto!"],
+    ["Salmo de David. A TI, oh Jehová, levantaré mi alma.", "Salmo de David.", "A TI, oh Jehová, levantaré mi alma."],
+    ["Masquil: ¿No está David escondido en nuestra tierra? OH Dios, sálvame", "Masquil: ¿No está David escondido en nuestra tierra?", "OH Dios, sálvame"],
+  ])("splits %j at the drop cap", (verse, title, text) => {
+    const books: Record<string, ChapterData[]> = { PSA: [[null, verse]] };
+    expect(splitInlinePsalmTitles(books, new Set([1]))).toBe(1);
+    expect(books.PSA?.[0]).toEqual([title, text]);
+  });
+
+  it("leaves untitled psalms and verses without a drop cap whole", () => {
+    const books: Record<string, ChapterData[]> = {
+      PSA: [[null, "Aleluya. ALABAD á Jehová."], [null, "Salmo de David, cuando vino Doeg"]],
+    };
+    expect(splitInlinePsalmTitles(books, new Set([2]))).toBe(0);
+    expect(books.PSA).toEqual([[null, "Aleluya. ALABAD á Jehová."], [null, "Salmo de David, cuando vino Doeg"]]);
+  });
+});
+
+describe("serializeBible", () => {
+  it("writes valid JSON with one chapter per line", () => {
+    const data: BibleData = {
+      id: "x",
+      name: "X",
+      language: "en",
+      source: { module: "m", version: "1", versification: "KJV" },
+      books: { GEN: [[null, "a", "b"], ["t", "c"]], EXO: [[null, "d"]] },
+    };
+    const text = serializeBible(data);
+    expect(JSON.parse(text)).toEqual(data);
+    expect(text.split("\n")).toContain('[null,"a","b"],');
+    expect(text.split("\n")).toContain('["t","c"]');
+  });
+});
