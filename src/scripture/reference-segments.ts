@@ -7,7 +7,7 @@
 import { BOOKS, normalizeBookName } from "./books.js";
 
 // Lowercase words that occur inside references the parser reads ("Song of Songs", "Juan 3:16 y 17",
-// "John 3 verse 16", "Matthew 5 through 7"); any other lowercase word ends a segment.
+// "John 3 verse 16", "Matthew 5 through 7"); any other lowercase word starts a new segment.
 const CONNECTORS = new Set([
   "of", "the", "and", "through", "thru", "to", "verse", "verses", "ver", "vs", "vv", "v", "ff", "f",
   "ch", "chap", "chapter", "chapters", "de", "del", "los", "las", "la", "y", "e", "cap", "caps",
@@ -108,9 +108,25 @@ function urlEnd(text: string, from: number, final: boolean): SegmentEnd {
   return { end: text.length, complete: final, verbatim: true };
 }
 
+const LETTER = /[\p{L}\p{M}]/u;
+
+const CONNECTOR_PREFIXES = new Set([...CONNECTORS].flatMap((word) => [...word].map((_, n) => word.slice(0, n + 1))));
+
+// A word whose leading letters are lowercase and not a connector can never be inside a reference.
+// Judged on the leading letters alone, so a streamed "tod" is already known to be prose.
+function plainWordAt(text: string, from: number, final: boolean): "yes" | "no" | "unknown" {
+  let end = from;
+  while (end < text.length && LETTER.test(text[end] as string)) end++;
+  const lead = text.slice(from, end);
+  if (lead === "" || !/^\p{Ll}/u.test(lead)) return "no";
+  if (end === text.length && !final) return CONNECTOR_PREFIXES.has(lead) ? "unknown" : "yes";
+  return CONNECTORS.has(lead) ? "no" : "yes";
+}
+
 /**
- * Finds the end of the segment that starts at `from`. `startsMidWord` says that `from` continues
- * a word begun before it (streaming), so that word is neither a URL start nor a segment end.
+ * Finds the end of the segment that starts at `from`: the start of the next plain word, stop
+ * character or URL. `startsMidWord` says that `from` continues a word begun before it
+ * (streaming), which therefore starts nothing.
  */
 export function segmentEnd(text: string, from: number, final: boolean, startsMidWord = false): SegmentEnd {
   const incomplete: SegmentEnd = { end: text.length, complete: false, verbatim: false };
@@ -132,16 +148,15 @@ export function segmentEnd(text: string, from: number, final: boolean, startsMid
     if (i > from) {
       const url = urlAt(text, i, final);
       if (url === "yes") return { end: i, complete: true, verbatim: false };
-      if (url === "unknown") return incomplete;
+      const plain = plainWordAt(text, i, final);
+      if (plain === "yes") return { end: i, complete: true, verbatim: false };
+      if (url === "unknown" || plain === "unknown") return incomplete;
     }
     const j = wordEnd(text, i);
-    if (j === text.length && !final) return incomplete;
-    const word = text.slice(i, j);
-    if (/^\p{Ll}\p{L}*$/u.test(word) && !CONNECTORS.has(word)) return { end: j, complete: true, verbatim: false };
     // "1. John 3:16" in a numbered list is not 1 John: a number closed by a full stop ends a segment.
-    if (/^\d+$/.test(word) && text[j] === ".") {
-      if (j + 1 === text.length && !final) return incomplete;
+    if (/^\d+$/.test(text.slice(i, j)) && text[j] === ".") {
       const next = text[j + 1];
+      if (next === undefined && !final) return incomplete;
       if (next === undefined || /\s/.test(next)) return { end: j + 1, complete: true, verbatim: false };
     }
     i = j;
