@@ -177,6 +177,14 @@ describe("scripting and recording", () => {
     expect(answer.choices[0]?.message.content).toContain("John 3:16");
   });
 
+  it("when a rule says normal with a delay, then the default answer comes late", async () => {
+    provider.on(match.any(), reply.normal({ delayMs: 60 }));
+    const started = performance.now();
+    const completion = await client.chat.completions.create({ model: "m", messages: user("q") });
+    expect(completion.choices[0]?.message.content).toBe(DEFAULT_ANSWER);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+  });
+
   it("when a request arrives, then method, path, key, body and timings are recorded", async () => {
     provider.once(match.all(match.model("gpt-4o"), match.system("guardrails")), (r) => reply.text(`seen ${r.body.messages.length}`));
     const completion = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "system", content: "guardrails first" }, ...user("hi")] });
@@ -216,6 +224,18 @@ describe("embeddings", () => {
     expect(first.data[0]?.embedding).toEqual(second.data[0]?.embedding);
     const base64 = await client.embeddings.create({ model: "e", input: "grace", dimensions: 16 });
     base64.data[0]!.embedding.forEach((v, i) => expect(v).toBeCloseTo(first.data[0]!.embedding[i]!, 6));
+  });
+
+  it("when faults are queued for embeddings, then they play in order and vectors follow", async () => {
+    provider.enqueueEmbeddings(reply.error(500), reply.reset(), reply.malformed(), reply.normal({ delayMs: 80 }));
+    const embed = () => client.embeddings.create({ model: "e", input: "grace" });
+    await expect(embed()).rejects.toBeInstanceOf(OpenAI.InternalServerError);
+    await expect(embed()).rejects.toBeInstanceOf(OpenAI.APIConnectionError);
+    await expect(embed()).rejects.toThrow();
+    const started = performance.now();
+    expect((await embed()).data[0]?.embedding).toHaveLength(64);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(75);
+    expect(provider.requests.map((r) => r.replyKind)).toEqual(["error", "reset", "malformed", "normal"]);
   });
 
   it("when input is missing, then a 400 in the OpenAI error shape", async () => {

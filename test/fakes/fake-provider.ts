@@ -4,9 +4,9 @@ import { performance } from "node:perf_hooks";
 import { type ChatRequest, isChatBody, type RecordedRequest } from "./chat-request.js";
 import { respondToChat } from "./chat-responder.js";
 import { defaultReply } from "./default-script.js";
-import { embeddingsResponse } from "./embeddings.js";
+import { respondToEmbeddings } from "./embeddings-responder.js";
 import type { Matcher } from "./matchers.js";
-import type { FakeReply } from "./replies.js";
+import { type FakeReply, reply } from "./replies.js";
 
 export type ReplySource = FakeReply | ((request: ChatRequest) => FakeReply | Promise<FakeReply>);
 
@@ -57,6 +57,8 @@ export interface FakeProvider {
   once(matcher: Matcher, source: ReplySource): FakeProvider;
   /** Replies for the next chat requests that no rule claims, in order. */
   enqueue(...sources: ReplySource[]): FakeProvider;
+  /** Replies for the next embeddings requests; faults as for chat, anything else serves vectors. */
+  enqueueEmbeddings(...replies: FakeReply[]): FakeProvider;
   /** Replace what unclaimed, unqueued requests get (the default script unless set). */
   setFallback(source: ReplySource | undefined): FakeProvider;
   /** Forget requests, rules, queue and counters (sockets stay as they are). */
@@ -93,6 +95,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
   const models = options.models ?? DEFAULT_MODELS;
   let rules: Rule[] = [];
   let queue: ReplySource[] = [];
+  let embeddingsQueue: FakeReply[] = [];
   let fallback: ReplySource = options.fallback ?? defaultReply;
   let seq = 0;
   let closing = false;
@@ -110,6 +113,20 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     return queue.shift() ?? fallback;
   }
 
+  async function resolve(source: ReplySource, request: ChatRequest): Promise<FakeReply> {
+    const scripted = typeof source === "function" ? await source(request) : source;
+    if (scripted.kind !== "normal") return scripted;
+    // A fallback may itself say "normal"; the built-in script then ends the chain.
+    const fromFallback = typeof fallback === "function" ? await fallback(request) : fallback;
+    const base = fromFallback.kind === "normal" ? defaultReply(request) : fromFallback;
+    const timing = Object.fromEntries(Object.entries(scripted).filter(([k, v]) => k !== "kind" && v !== undefined));
+    return { ...base, ...timing } as FakeReply;
+  }
+
+  function withDefaultDelay(reply: FakeReply): FakeReply {
+    return reply.delayMs === undefined && options.delayMs ? { ...reply, delayMs: options.delayMs } : reply;
+  }
+
   async function handleChat(record: RecordedRequest, raw: string, res: ServerResponse) {
     if (!isChatBody(record.body)) {
       sendError(res, 400, "'model' and 'messages' are required properties.", "messages");
@@ -117,9 +134,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     }
     const request = record as ChatRequest;
     stats.chatRequests += 1;
-    const source = pickSource(request);
-    const scripted = typeof source === "function" ? await source(request) : source;
-    const reply = scripted.delayMs === undefined && options.delayMs ? { ...scripted, delayMs: options.delayMs } : scripted;
+    const reply = withDefaultDelay(await resolve(pickSource(request), request));
     await respondToChat({ request, res, rawLength: raw.length, now }, reply);
   }
 
@@ -156,11 +171,8 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     const key = `${record.method} ${record.path.replace(/\/+$/, "")}`;
     if (key === "POST /v1/chat/completions") return handleChat(record, raw, res);
     if (key === "POST /v1/embeddings") {
-      const result = embeddingsResponse(record.body, dimensions);
-      if (!result.ok) return sendError(res, 400, result.message, result.param);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(result.body));
-      return;
+      const scripted = withDefaultDelay(embeddingsQueue.shift() ?? reply.normal());
+      return respondToEmbeddings(res, record, dimensions, scripted);
     }
     if (key === "GET /v1/models") {
       const data = models.map((id) => ({ id, object: "model", created: MODELS_CREATED, owned_by: "openai" }));
@@ -220,6 +232,10 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       queue.push(...sources);
       return provider;
     },
+    enqueueEmbeddings(...replies) {
+      embeddingsQueue.push(...replies);
+      return provider;
+    },
     setFallback(source) {
       fallback = source ?? options.fallback ?? defaultReply;
       return provider;
@@ -228,6 +244,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
       provider.requests.length = 0;
       rules = [];
       queue = [];
+      embeddingsQueue = [];
       fallback = options.fallback ?? defaultReply;
       stats.abortedRequests = 0;
       stats.chatRequests = 0;

@@ -36,6 +36,8 @@ export type FakeReply = Timing &
     /** Structured output: JSON content under response_format, else a call of the forced function. */
     | { kind: "json"; value: unknown }
     | { kind: "error"; status: number; error?: Partial<OpenAIErrorObject>; headers?: Record<string, string>; rawBody?: string }
+    /** What the default script would answer (vectors, for embeddings), with these timings. */
+    | { kind: "normal" }
     /** Never sends a byte; the request ends only when the client gives up. */
     | { kind: "hang" }
     /** Sends headers and `afterChunks` content chunks (stream) or headers only (non-stream), then goes silent. */
@@ -67,6 +69,7 @@ export const reply = {
   }),
   json: (value: unknown, opts: Timing = {}): FakeReply => ({ kind: "json", value, ...opts }),
   error: (status: number, opts: Partial<Opts<"error">> = {}): FakeReply => ({ kind: "error", status, ...opts }),
+  normal: (opts: Timing = {}): FakeReply => ({ kind: "normal", ...opts }),
   hang: (): FakeReply => ({ kind: "hang" }),
   stall: (afterChunks = 1, opts: Partial<Opts<"stall">> = {}): FakeReply => ({ kind: "stall", afterChunks, ...opts }),
   reset: (afterChunks = 0, opts: Partial<Opts<"reset">> = {}): FakeReply => ({ kind: "reset", afterChunks, ...opts }),
