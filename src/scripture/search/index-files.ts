@@ -1,0 +1,78 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The index's files in DATA_DIR/search: a manifest written last (so a crash mid-ingest leaves no
+ * valid manifest), the LSA model and the passage vectors the filtered path scores in memory.
+ */
+export interface Manifest {
+  version: number;
+  corpusHash: string;
+  /** The configured embedder ("lsa:128:42", "openai:<url>:<model>"): a change re-indexes. */
+  embedderSpec: string;
+  embedderId: string;
+  collection: string;
+  passages: number;
+  dim: number;
+  builtAt: string;
+  ingestMs: number;
+}
+
+export class IndexFiles {
+  readonly dir: string;
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, "search");
+  }
+
+  private path(name: string) {
+    return join(this.dir, name);
+  }
+
+  readManifest(): Manifest | undefined {
+    try {
+      return JSON.parse(readFileSync(this.path("manifest.json"), "utf8")) as Manifest;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private write(name: string, data: string | Buffer) {
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = this.path(`${name}.tmp-${process.pid}`);
+    writeFileSync(tmp, data);
+    renameSync(tmp, this.path(name));
+  }
+
+  writeManifest(m: Manifest) {
+    this.write("manifest.json", JSON.stringify(m, null, 2));
+  }
+
+  has(name: string) {
+    return existsSync(this.path(name));
+  }
+
+  writeBuffer(name: string, data: Buffer) {
+    this.write(name, data);
+  }
+
+  readBuffer(name: string): Buffer | undefined {
+    try {
+      return readFileSync(this.path(name));
+    } catch {
+      return undefined;
+    }
+  }
+
+  writeVectors(name: string, vectors: Float32Array) {
+    this.write(name, Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength));
+  }
+
+  readVectors(name: string): Float32Array | undefined {
+    const buf = this.readBuffer(name);
+    if (!buf) return undefined;
+    const out = new Float32Array(buf.length / 4);
+    Buffer.from(out.buffer).set(buf);
+    return out;
+  }
+}

@@ -1,0 +1,179 @@
+import { bookById, type Testament } from "../books.js";
+import type { BibleLibrary } from "../corpus.js";
+import { formatReference, parsePassageQuery } from "../references.js";
+import type { SearchIndex } from "./index.js";
+import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
+import { matchTitles } from "./titles.js";
+import { tokenize } from "./tokenizer.js";
+
+export interface SearchRequest {
+  query: string;
+  bibleId: string;
+  limit: number;
+  testament?: Testament;
+  /** USFM id. */
+  book?: string;
+}
+
+export interface SearchResult {
+  reference: string;
+  book: string;
+  book_id: string;
+  chapter: number;
+  text: string;
+  similarity: number;
+}
+
+export interface KeywordResult {
+  reference: string;
+  text: string;
+}
+
+export type SearchType = "semantic_hybrid" | "direct_passage";
+
+export class SearchUnavailableError extends Error {
+  override name = "SearchUnavailableError";
+}
+
+export interface SearchMetrics {
+  search(type: "semantic_hybrid" | "direct_passage" | "keyword", seconds: number): void;
+}
+
+/** Dense candidates per query: enough that fusion can lift a keyword-weak window; measured in docs/search.md. */
+const DENSE_CANDIDATES = 64;
+
+/**
+ * Hybrid scripture search. Unfiltered queries take their dense candidates from Chroma (one vector
+ * query); filtered ones (testament/book) score the allowed passages' vectors in memory, because a
+ * Chroma `where` filter costs 17-60 ms here against about 1 ms for a few thousand dot products.
+ * Ranking always uses eng-web; only the returned text follows bibleId.
+ */
+export class ScriptureSearch {
+  private index: SearchIndex | undefined;
+  private healthy: () => boolean = () => true;
+  private onDown: (reason: string) => void = () => {};
+
+  constructor(
+    private readonly library: BibleLibrary,
+    private readonly metrics?: SearchMetrics,
+  ) {}
+
+  attach(index: SearchIndex, health?: { healthy(): boolean; markDown(reason: string): void }) {
+    this.index = index;
+    if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));
+  }
+
+  /** For /readyz: the index is loaded and its vector store answers. */
+  ready(): boolean {
+    return this.index !== undefined && this.healthy();
+  }
+
+  async search(req: SearchRequest): Promise<{ results: SearchResult[]; type: SearchType }> {
+    const started = performance.now();
+    const ref = parsePassageQuery(req.query);
+    if (ref) {
+      const book = bookById(ref.book);
+      const excluded = (req.book && req.book !== ref.book) || (req.testament && book?.testament !== req.testament);
+      // Filters still restrict: a passage outside them is not a result (the caller asked for both).
+      const hit = excluded ? undefined : this.chapterResult(req.bibleId, ref.book, ref.chapter, 1);
+      this.metrics?.search("direct_passage", (performance.now() - started) / 1000);
+      return { results: hit ? [hit] : [], type: "direct_passage" };
+    }
+    const index = this.requireIndex();
+    const ranked = await this.rank(index, req);
+    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity) ?? []);
+    this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
+    return { results, type: "semantic_hybrid" };
+  }
+
+  /** Exact-word search over passages (BM25 only), for the agent's keyword tool. */
+  async keyword(req: SearchRequest): Promise<{ results: KeywordResult[] }> {
+    const started = performance.now();
+    const index = this.requireIndex();
+    const allowed = this.allowed(index, req);
+    const scores = index.ranker.bm25.scores(tokenize(req.query));
+    const order: number[] = [];
+    for (let i = 0; i < scores.length; i++) if (scores[i]! > 0 && (!allowed || allowed(i))) order.push(i);
+    order.sort((a, b) => scores[b]! - scores[a]!);
+    const bible = this.library.get(req.bibleId);
+    const lang = bible?.language.startsWith("es") ? "es" : "en";
+    const results = order.slice(0, req.limit).map((i) => {
+      const p = index.passages[i]!;
+      const verses = bible?.verses(p.book, p.chapter, p.verseStart, p.verseEnd) ?? [];
+      return {
+        reference: formatReference({ book: p.book, chapter: p.chapter, verseStart: p.verseStart, verseEnd: p.verseEnd }, lang),
+        text: verses.map((v) => v.text).join(" "),
+      };
+    });
+    this.metrics?.search("keyword", (performance.now() - started) / 1000);
+    return { results };
+  }
+
+  private requireIndex(): SearchIndex {
+    if (!this.index || !this.healthy()) throw new SearchUnavailableError("The scripture search index is not ready yet; retry shortly.");
+    return this.index;
+  }
+
+  private allowed(index: SearchIndex, req: SearchRequest): ((i: number) => boolean) | undefined {
+    if (!req.book && !req.testament) return undefined;
+    const passages = index.passages;
+    return (i) => {
+      const p = passages[i]!;
+      return (!req.book || p.book === req.book) && (!req.testament || p.testament === req.testament);
+    };
+  }
+
+  private async rank(index: SearchIndex, req: SearchRequest): Promise<RankedChapter[]> {
+    const allowed = this.allowed(index, req);
+    const vector = await index.embedder.embedQuery(req.query);
+    let dense: DenseHit[] | null = null;
+    if (vector) dense = allowed ? this.denseInMemory(index, vector, allowed) : await this.denseFromChroma(index, vector);
+    const input = { tokens: tokenize(req.query), dense, titles: matchTitles(req.query), ...(allowed ? { allowed } : {}) };
+    return index.ranker.rank(input, req.limit, DEFAULT_FUSION);
+  }
+
+  private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
+    try {
+      const hits = await index.store.query(vector, DENSE_CANDIDATES);
+      return hits.flatMap((h) => {
+        const i = index.positions.get(h.id);
+        return i === undefined ? [] : [{ index: i, score: h.score }];
+      });
+    } catch (err) {
+      this.onDown((err as Error).message);
+      throw new SearchUnavailableError("The scripture vector store is not answering; retry shortly.");
+    }
+  }
+
+  private denseInMemory(index: SearchIndex, vector: Float32Array, allowed: (i: number) => boolean): DenseHit[] {
+    const dim = index.embedder.dim;
+    const v = index.vectors;
+    const hits: DenseHit[] = [];
+    for (let i = 0; i < index.passages.length; i++) {
+      if (!allowed(i)) continue;
+      let s = 0;
+      const o = i * dim;
+      for (let k = 0; k < dim; k++) s += v[o + k]! * vector[k]!;
+      hits.push({ index: i, score: s });
+    }
+    hits.sort((a, b) => b.score - a.score);
+    return hits.slice(0, DENSE_CANDIDATES);
+  }
+
+  private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number): SearchResult | undefined {
+    const bible = this.library.get(bibleId);
+    const ch = bible?.chapter(bookId, chapter);
+    const book = bookById(bookId);
+    if (!bible || !ch || !book) return undefined;
+    const lang = bible.language.startsWith("es") ? "es" : "en";
+    const parts = ch.superscription ? [ch.superscription, ...ch.verses.map((v) => v.text)] : ch.verses.map((v) => v.text);
+    return {
+      reference: formatReference({ book: bookId, chapter }, lang),
+      book: lang === "es" ? book.nameEs : book.name,
+      book_id: bookId,
+      chapter,
+      text: parts.join(" "),
+      similarity: Math.round(similarity * 10_000) / 10_000,
+    };
+  }
+}

@@ -1,0 +1,82 @@
+import { join } from "node:path";
+import { connectChroma, type ChromaConnection } from "../../chroma/connection.js";
+import { startEmbeddedChroma, type EmbeddedChroma } from "../../chroma/embedded.js";
+import type { BibleLibrary } from "../corpus.js";
+import { DEFAULT_TRANSLATION_ID } from "../translations.js";
+import { ensureIndex, type EmbedderConfig, type SearchIndex } from "./index.js";
+import { ScriptureSearch, type SearchMetrics } from "./search.js";
+
+export interface SearchServiceLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface SearchServiceOptions {
+  dataDir: string;
+  /** An external Chroma; unset starts an embedded one under dataDir/chroma. */
+  chromaUrl?: string | undefined;
+  embeddings?: { baseURL: string; apiKey?: string | undefined; model: string } | undefined;
+  library: BibleLibrary;
+  logger: SearchServiceLogger;
+  metrics?: SearchMetrics;
+}
+
+export interface SearchService {
+  search: ScriptureSearch;
+  /** Resolves when the index is ready (after a first ingest, that can take a minute); rejects on failure. */
+  indexed: Promise<SearchIndex>;
+  /** For /readyz. */
+  readiness: { ready(): boolean; detail(): Record<string, unknown> };
+  stop(): Promise<void>;
+}
+
+export function embedderConfig(embeddings: SearchServiceOptions["embeddings"]): EmbedderConfig {
+  if (!embeddings) return { kind: "lsa" };
+  return { kind: "openai", baseURL: embeddings.baseURL, model: embeddings.model, ...(embeddings.apiKey ? { apiKey: embeddings.apiKey } : {}) };
+}
+
+/**
+ * Starts what search needs: the vector store (embedded unless CHROMA_URL is set) and the index
+ * (warm when valid, else ingested in the background). The HTTP server can listen meanwhile; search
+ * answers 503 and /readyz reports "indexing" until the index is ready, and "vector store down" while
+ * Chroma is unreachable (chat keeps working).
+ */
+export function startSearchService(options: SearchServiceOptions): SearchService {
+  const search = new ScriptureSearch(options.library, options.metrics);
+  let embedded: EmbeddedChroma | undefined;
+  let conn: ChromaConnection | undefined;
+  let state: "starting" | "indexing" | "ready" | "failed" = "starting";
+  const log = options.logger;
+
+  const indexed = (async () => {
+    const bible = options.library.get(DEFAULT_TRANSLATION_ID);
+    if (!bible) throw new Error(`search ranks on ${DEFAULT_TRANSLATION_ID}, which is not loaded`);
+    const url = options.chromaUrl ?? (embedded = await startEmbeddedChroma({ path: join(options.dataDir, "chroma"), logger: log })).url;
+    conn = connectChroma(url);
+    const c = conn;
+    c.onChange((up) => (up ? log.info({ url }, "Chroma reachable again") : log.error({ url }, "Chroma unreachable: search not ready")));
+    state = "indexing";
+    const index = await ensureIndex({ bible, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log });
+    search.attach(index, c);
+    state = "ready";
+    return index;
+  })();
+  indexed.catch((err: Error) => {
+    state = "failed";
+    log.error({ err: err.message }, "scripture search failed to start");
+  });
+
+  return {
+    search,
+    indexed,
+    readiness: {
+      ready: () => search.ready(),
+      detail: () => ({ search: state === "ready" && conn && !conn.healthy() ? "vector store down" : state }),
+    },
+    async stop() {
+      conn?.close();
+      await embedded?.stop();
+    },
+  };
+}
