@@ -1,7 +1,7 @@
 /**
  * The 66-book Protestant canon in canonical order, with the names and abbreviations callers use in
  * English and Spanish. Verse counts follow the KJV versification that all three shipped SWORD
- * modules use (see docs/corpus.md); test/unit/books-counts.test.ts keeps them equal to the corpus.
+ * modules use (see docs/corpus.md); test/unit/corpus.test.ts keeps them equal to the corpus.
  */
 
 export type Testament = "OT" | "NT";
