@@ -30,7 +30,7 @@ describe("eval runner plumbing", () => {
 
   it("when scenarios run, then each request carries the key and the service's extra fields, and answers are judged", async () => {
     provider.on(match.lastUser("grace"), reply.text("Grace is God's gift, as Ephesians 2:8 says."));
-    provider.on(match.lastUser("broken"), reply.error(502, { error: { message: "upstream down", type: "server_error", code: "upstream_error" } }));
+    provider.on(match.lastUser("broken"), reply.error(502, { error: { message: "upstream down", type: "server_error", code: "upstream_error" }, headers: { "retry-after-ms": "1" } }));
     provider.on(match.lastUser("invented"), reply.text("Read John 22:5 for this."));
     const seen: string[] = [];
     const results = await runScenarios({
