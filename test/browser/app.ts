@@ -1,35 +1,91 @@
 import type { Router } from "express";
+import { buildChatGraph } from "../../graphs/chat/graph.js";
+import type { ScriptureSearcher } from "../../graphs/chat/deps.js";
+import { createModelFactory } from "../../graphs/chat/models.js";
+import { runChat } from "../../graphs/chat/run.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
+import { chatAuthFirst, chatCatalog, chatRouter } from "../../src/http/chat/route.js";
+import { pagesRouter } from "../../src/http/pages/route.js";
 import { createLogger } from "../../src/logger.js";
 import { createMetrics, type Metrics } from "../../src/metrics.js";
-import { pagesRouter } from "../../src/http/pages/route.js";
 import { listProfiles, listTheologies, loadPrompts } from "../../src/prompts/loader.js";
 import { loadBibleLibrary, type BibleLibrary } from "../../src/scripture/corpus.js";
+import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
+import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
 import { TRANSLATIONS } from "../../src/scripture/translations.js";
+import { startFakeProvider, type FakeProvider } from "../fakes/index.js";
 import { listen, type Listening } from "../helpers/listen.js";
 
 let bibles: BibleLibrary | undefined;
-/** The real shipped corpus, loaded once per test file (it takes a moment to gunzip). */
+/** The real shipped corpus, loaded once per test file (it takes a moment to parse). */
 export const shippedBibles = () => (bibles ??= loadBibleLibrary());
 
-/** The service as main.ts builds it, with the real corpus and prompts, plus any extra routers. */
-export async function startPagesApp(extra: Router[] = []): Promise<Listening & { metrics: Metrics }> {
+export type PagesApp = Listening & { metrics: Metrics };
+
+/** The service as main.ts builds it (real corpus, prompts, listings, metrics), plus any extra routers. */
+export async function startPagesApp(extra: Router[] = [], env: Record<string, string> = {}): Promise<PagesApp> {
   const prompts = loadPrompts();
+  const config = loadConfig(env);
   const metrics = createMetrics({ defaultMetrics: false });
   const app = createApp({
-    config: loadConfig({}),
+    config,
     logger: createLogger("silent"),
     readiness: { ready: () => true, detail: () => ({}) },
     listings: {
-      models: ["gpt-4o-mini"],
+      models: config.models,
       modelsCreated: 1700000000,
       translations: () => [...TRANSLATIONS],
       theologies: () => listTheologies(prompts),
       profiles: () => listProfiles(prompts),
     },
     routers: [pagesRouter({ bibles: shippedBibles() }), ...extra],
+    errorHooks: [chatAuthFirst],
     metrics,
   });
   return Object.assign(await listen(app), { metrics });
+}
+
+/** The lab's questions are scripted to be answered without searching; a search call is a test failure. */
+const noSearch: ScriptureSearcher = {
+  search: async () => Promise.reject(new Error("search is not scripted in the browser tests")),
+  keyword: async () => Promise.reject(new Error("search is not scripted in the browser tests")),
+};
+
+/**
+ * Pages plus the real chat endpoint: adapter, graph, prompts, corpus, references and links, with the
+ * fake OpenAI-compatible provider (the only fake) over real HTTP.
+ */
+export async function startFullStack(): Promise<PagesApp & { provider: FakeProvider }> {
+  const provider = await startFakeProvider();
+  const env = { OPENAI_BASE_URL: provider.baseURL };
+  const config = loadConfig(env);
+  const prompts = loadPrompts();
+  const graph = buildChatGraph({
+    models: createModelFactory({ baseURL: provider.baseURL, timeoutMs: config.provider.timeoutMs }),
+    prompts,
+    bibles: shippedBibles(),
+    search: noSearch,
+    references: { parsePassageQuery, formatReference },
+    links: { convertLinks, createLinkStream },
+    defaultModel: config.defaultModel,
+    preflightModel: config.preflightModel,
+    maxSteps: config.agentMaxSteps,
+    providerTimeoutMs: config.provider.timeoutMs,
+    providerName: new URL(provider.baseURL).host,
+  });
+  const chat = chatRouter({
+    run: (turns, ctx, opts) => runChat(graph, turns, ctx, { ...opts, maxSteps: config.agentMaxSteps }),
+    catalog: chatCatalog(prompts),
+    config,
+  });
+  const srv = await startPagesApp([chat], env);
+  const closeApp = srv.close;
+  return Object.assign(srv, {
+    provider,
+    close: async () => {
+      await closeApp();
+      await provider.close();
+    },
+  });
 }

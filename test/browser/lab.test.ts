@@ -1,59 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page, Request } from "playwright-core";
-import type { ChatRequestContext, ChatTurn } from "../../graphs/chat/types.js";
-import { chatCatalog, chatRouter, type RunChat } from "../../src/http/chat/route.js";
-import { loadPrompts } from "../../src/prompts/loader.js";
-import { startPagesApp } from "./app.js";
+import { match, reply, type FakeProvider } from "../fakes/index.js";
+import { startFullStack } from "./app.js";
 import { inViewport, launchChromium, screenshot, watchProblems, type Chromium } from "./chromium.js";
 import type { Listening } from "../helpers/listen.js";
 
 const KEY = "sk-lab-browser-test-key-1234";
+// Over 200 characters before the first sentence end passes the graph's turn gate; the rest streams word by word.
+const ANSWER =
+  "God so loved the world (John 3:16) that he gave his Son, and this love reaches everyone who believes, " +
+  "whatever they have done and wherever they come from, because it rests on what God gave and not on what we bring. " +
+  "That gift is the centre of the whole Gospel.\n\n" +
+  "A <b>tag</b> stays text and [elsewhere](https://evil.example) is no link, while the promise of the verse stays " +
+  "open to every reader who comes to it with a simple and honest question about the love of God. Amen.";
 
-/**
- * The real chat endpoint (auth, validation, SSE framing) over a scripted runner: the answer's first
- * part streams, then the runner waits for the test, so "streamed" is observed, not assumed.
- */
-const seen: { turns: ChatTurn[]; ctx: ChatRequestContext }[] = [];
-let release!: () => void;
-const gate = new Promise<void>((r) => (release = r));
-
-const run: RunChat = async (turns, ctx, opts) => {
-  seen.push({ turns, ctx });
-  const ref = ctx.convertLinks ? "[John 3:16](/read/JHN/3?verse=16)" : "John 3:16";
-  const first = `God so loved the world (${ref}) `;
-  const rest = "that he gave his Son.\n\nA <b>tag</b> stays text and [elsewhere](https://evil.example) is no link.";
-  opts.onDelta?.(first);
-  await gate;
-  opts.onDelta?.(rest);
-  const prompts = loadPrompts();
-  return {
-    kind: "answer",
-    content: first + rest,
-    finishReason: "stop",
-    usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
-    promptVersions: prompts.versions(ctx.theology, ctx.profile),
-  };
-};
-
-let srv: Listening;
+let srv: Listening & { provider: FakeProvider };
 let browser: Chromium;
 let page: Page;
 let problems: string[];
 const requests: Request[] = [];
 
 beforeAll(async () => {
-  const prompts = loadPrompts();
-  srv = await startPagesApp([chatRouter({ run, catalog: chatCatalog(prompts), config: { defaultModel: "gpt-4o-mini", preflightModel: "gpt-4o-mini" } })]);
+  srv = await startFullStack();
+  // The agent turn answers word by word, slowly enough for the page to show a half-streamed answer.
+  srv.provider.on(match.agent(), reply.text(ANSWER, { chunkDelayMs: 30 }));
   browser = await launchChromium({ width: 1280, height: 900 });
   page = await browser.context.newPage();
   problems = watchProblems(page);
   browser.context.on("request", (r) => requests.push(r));
 });
 afterAll(async () => {
-  release();
   await browser?.close();
   await srv?.close();
 });
+
+const systemText = (body: { messages: { role: string; content?: unknown }[] }) =>
+  body.messages.filter((m) => m.role === "system").map((m) => String(m.content)).join("\n");
 
 const column = (id: "a" | "b") => page.locator(`[data-column="${id}"]`);
 
@@ -73,7 +55,7 @@ describe("the prompt lab in Chromium", () => {
     await page.click("#ask");
     await expect.poll(() => column("a").locator(".status").textContent()).toMatch(/^401 · missing_api_key: /);
     expect(await column("b").locator(".status").textContent()).toMatch(/^401 · missing_api_key: /);
-    expect(seen).toHaveLength(0);
+    expect(srv.provider.chatRequests).toHaveLength(0);
   });
 
   it("when asked with a key, then both configurations stream side by side with their own settings", async () => {
@@ -85,19 +67,28 @@ describe("the prompt lab in Chromium", () => {
     await column("b").locator('[data-field="skip_preflight"]').check();
     await page.click("#ask");
 
-    // The first part has arrived in both columns while the runner is still holding the rest back.
-    await expect.poll(() => column("a").locator(".output").textContent()).toContain("God so loved the world");
-    await expect.poll(() => column("b").locator(".output").textContent()).toContain("God so loved the world");
+    // Half an answer on screen while the provider is still sending: streamed, not buffered.
+    await expect
+      .poll(() => column("a").locator(".output").evaluate((el) => /God so loved/.test(el.textContent ?? "") && !/Amen/.test(el.textContent ?? "")), { timeout: 15_000, interval: 20 })
+      .toBe(true);
     expect(await column("a").getAttribute("data-state")).toBe("running");
-    expect(await column("a").locator(".output").textContent()).not.toContain("gave his Son");
-    release();
-    await expect.poll(() => column("a").getAttribute("data-state")).toBe("done");
-    await expect.poll(() => column("b").getAttribute("data-state")).toBe("done");
+    await expect.poll(() => column("a").getAttribute("data-state"), { timeout: 15_000 }).toBe("done");
+    await expect.poll(() => column("b").getAttribute("data-state"), { timeout: 15_000 }).toBe("done");
+    expect(await column("a").locator(".output").textContent()).toContain("Amen.");
+    expect(await column("b").locator(".output").textContent()).toContain("Amen.");
 
-    const byTheology = new Map(seen.map((s) => [s.ctx.theology, s.ctx]));
-    expect(byTheology.get("default")).toMatchObject({ apiKey: KEY, bibleId: "eng-web", maxWords: 300, convertLinks: true, skipPreflight: false });
-    expect(byTheology.get("reformed")).toMatchObject({ apiKey: KEY, bibleId: "eng-kjv", maxWords: 120, convertLinks: false, skipPreflight: true });
-    expect(seen[0]!.turns).toEqual([{ role: "user", content: "What does John 3:16 mean?" }]);
+    // What each configuration made of the same question reached the provider with the caller's key.
+    const chats = srv.provider.chatRequests;
+    for (const r of chats) expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
+    const agent = chats.filter((r) => Array.isArray(r.body.tools) && r.body.tools.length > 0);
+    expect(agent).toHaveLength(2);
+    const reformed = agent.filter((r) => systemText(r.body).includes("Reformed"));
+    const other = agent.filter((r) => !systemText(r.body).includes("Reformed"));
+    expect(reformed).toHaveLength(1);
+    expect(systemText(reformed[0]!.body)).toMatch(/within 120 words/);
+    expect(systemText(other[0]!.body)).toMatch(/within 300 words/);
+    // skip_preflight in B: only A's question was classified.
+    expect(chats.length - agent.length).toBe(1);
 
     expect(await column("a").locator(".versions").textContent()).toMatch(/^Prompt versions: guardrails@\w+,theology:default@\w+,profile:universal_explorer@\w+$/);
     expect(await column("b").locator(".versions").textContent()).toContain("theology:reformed@");
