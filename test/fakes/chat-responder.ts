@@ -194,7 +194,7 @@ async function respondStream(ctx: ResponderContext, reply: FakeReply): Promise<v
   const withUsage = request.body.stream_options?.include_usage === true;
   const writer = new ChunkWriter(meta(ctx), withUsage);
   const answer = answerFor(ctx, reply);
-  const isFault = reply.kind !== "text" && reply.kind !== "toolCalls" && reply.kind !== "json";
+  const isFault = reply.kind !== "text" && reply.kind !== "toolCalls" && reply.kind !== "json" && reply.kind !== "normal";
   let frames: string[];
   let then: "end" | "destroy" | "stall" = "end";
   if (isFault) {
@@ -213,9 +213,11 @@ async function respondStream(ctx: ResponderContext, reply: FakeReply): Promise<v
     else if (then === "destroy") res.socket?.destroy();
   };
   if (chunkDelayMs <= 0) {
-    // One write keeps the fake cheap at 0 ms; the destroy waits for the bytes to reach the kernel.
+    // One write keeps the fake cheap at 0 ms; a destroy waits for the bytes to reach the kernel.
     if (frames.length > 0) request.firstTokenAt = ctx.now();
-    res.write(writer.role() + frames.join(""), () => finishWith());
+    const all = writer.role() + frames.join("");
+    if (then === "end") res.end(all);
+    else res.write(all, () => finishWith());
     return;
   }
   res.write(writer.role());
