@@ -219,6 +219,25 @@ export function splitInlinePsalmTitles(books: Record<string, ChapterData[]>, tit
   return split;
 }
 
+// "... Amén. Fué escrita de Corinto á los Romanos, enviada por medio de Febe ..."
+const SUBSCRIPTION = /^(.*\bAmén\.)\s+(?=.*\b(?:[Ee]scrita|[Ee]nviada)\b)(.+)$/su;
+
+/**
+ * The RV1909 module ends 14 epistles with their traditional subscription (where and by whom it was
+ * sent) as plain text in the last verse; it is not scripture and the other modules leave it out.
+ */
+export function dropSubscriptions(books: Record<string, ChapterData[]>): string[] {
+  const dropped: string[] = [];
+  for (const [id, chapters] of Object.entries(books)) {
+    const last = chapters.at(-1);
+    const match = last === undefined ? null : SUBSCRIPTION.exec(last.at(-1) ?? "");
+    if (last === undefined || match?.[1] === undefined || match[2] === undefined) continue;
+    last[last.length - 1] = match[1];
+    dropped.push(`${id}: ${match[2]}`);
+  }
+  return dropped;
+}
+
 function titledPsalms(books: Record<string, ChapterData[]>): Set<number> {
   return new Set((books.PSA ?? []).flatMap((data, index) => (data[0] === null ? [] : [index + 1])));
 }
@@ -234,6 +253,8 @@ function exportTranslation(id: string, module: string, titled: Set<number>): voi
   let notes = ` ${marked.size} psalm titles marked`;
   if (marked.size === 0) notes = ` ${splitInlinePsalmTitles(books, titled)} of ${titled.size} psalm titles split from verse 1`;
   else marked.forEach((psalm) => titled.add(psalm));
+  const subscriptions = dropSubscriptions(books);
+  if (subscriptions.length > 0) notes += `; ${subscriptions.length} epistle subscriptions dropped`;
   const conf = readConf(module);
   const data: BibleData = {
     id,

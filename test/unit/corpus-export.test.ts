@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   buildBooks,
+  dropSubscriptions,
   serializeBible,
   splitInlinePsalmTitles,
   stripOsis,
@@ -151,6 +152,20 @@ describe("splitInlinePsalmTitles", () => {
     };
     expect(splitInlinePsalmTitles(books, new Set([2]))).toBe(0);
     expect(books.PSA).toEqual([[null, "Aleluya. ALABAD á Jehová."], [null, "Salmo de David, cuando vino Doeg"]]);
+  });
+});
+
+describe("dropSubscriptions", () => {
+  it("cuts the subscription after a book's last Amén, and nothing else", () => {
+    const books: Record<string, ChapterData[]> = {
+      ROM: [[null, "Amén. Sigue."], [null, "sea gloria para siempre. Amén. Fué escrita de Corinto á los Romanos."]],
+      JHN: [[null, "las cosas que se habrían de escribir. Amén."]],
+      GAL: [[null, "Amén. Enviada de Roma á los Gálatas."]],
+    };
+    expect(dropSubscriptions(books)).toEqual(["ROM: Fué escrita de Corinto á los Romanos.", "GAL: Enviada de Roma á los Gálatas."]);
+    expect(books.ROM).toEqual([[null, "Amén. Sigue."], [null, "sea gloria para siempre. Amén."]]);
+    expect(books.JHN).toEqual([[null, "las cosas que se habrían de escribir. Amén."]]);
+    expect(books.GAL).toEqual([[null, "Amén."]]);
   });
 });
 

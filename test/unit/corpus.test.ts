@@ -143,6 +143,12 @@ describe("text", () => {
     expect(verse("eng-kjv", "PSA", 119, 9)).toMatch(/^Wherewithal shall a young man cleanse his way\?/);
   });
 
+  it.each([
+    ["ROM", 16, 27], ["1CO", 16, 24], ["2CO", 13, 13], ["GAL", 6, 18], ["2TI", 4, 22], ["HEB", 13, 25],
+  ])("drops the RV1909's epistle subscription after %s %i:%i", (book, chapter, number) => {
+    expect(verse("spa-rv1909", book, chapter, number)).toMatch(/Amén\.$/);
+  });
+
   it("drops what follows the last book (the WEB glossary)", () => {
     expect(verse("eng-web", "REV", 22, 21)).toBe("The grace of the Lord Jesus Christ be with all the saints. Amen.");
   });
