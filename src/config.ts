@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
 /**
@@ -28,7 +29,7 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATA_DIR: z.string().min(1).default("./.data"),
-  PROMPTS_DIR: z.string().min(1).default("./prompts"),
+  PROMPTS_DIR: z.string().min(1).optional(),
 
   OPENAI_BASE_URL: url.default("https://api.openai.com/v1"),
   PROVIDER_TIMEOUT_MS: intFrom(60_000, 100, 600_000),
@@ -85,7 +86,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     dataDir: resolve(e.DATA_DIR),
-    promptsDir: resolve(e.PROMPTS_DIR),
+    // Unset means the prompts/ folder that ships beside src/, wherever the service is started from.
+    promptsDir: e.PROMPTS_DIR ? resolve(e.PROMPTS_DIR) : fileURLToPath(new URL("../prompts/", import.meta.url)),
     provider: { baseURL: e.OPENAI_BASE_URL.replace(/\/+$/, ""), timeoutMs: e.PROVIDER_TIMEOUT_MS },
     // The default model is listed first so clients that pick data[0] get it.
     models: [e.DEFAULT_MODEL, ...e.MODELS.filter((m) => m !== e.DEFAULT_MODEL)],

@@ -1,0 +1,89 @@
+import type { Server } from "node:http";
+import { createApp } from "./app.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
+import { createLogger, type Logger } from "./logger.js";
+import { buildServices, type Services } from "./services.js";
+
+/**
+ * Starts the service: configuration (fails fast), corpus, prompts, search (embedded Chroma by default),
+ * the chat graph, then the HTTP server. On SIGTERM/SIGINT it stops accepting, lets in-flight requests
+ * finish within SHUTDOWN_TIMEOUT_MS, stops the embedded Chroma and exits 0.
+ */
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+  const logger = createLogger(config.logLevel);
+  const started = performance.now();
+  let draining = false;
+  let services: Services;
+  try {
+    services = buildServices(config, logger, { isDraining: () => draining });
+  } catch (err) {
+    logger.fatal({ err: err instanceof Error ? err.message : String(err) }, "start-up failed");
+    process.exit(1);
+  }
+
+  const app = createApp(services.app);
+  const server = app.listen(config.port, config.host);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.on("listening", () => {
+    const addr = server.address();
+    const port = typeof addr === "object" && addr ? addr.port : config.port;
+    logger.info({ host: config.host, port, provider: config.provider.baseURL }, `listening on http://${config.host}:${port}`);
+  });
+  server.on("error", (err) => {
+    logger.fatal({ err: err.message }, "HTTP server failed");
+    void services.stop().finally(() => process.exit(1));
+  });
+  services.search.indexed.then(
+    () => logger.info({ ms: Math.round(performance.now() - started) }, "ready: scripture search is up"),
+    () => logger.warn("scripture search is unavailable; chat and listings keep serving"),
+  );
+
+  const shutdown = (signal: string) => {
+    if (draining) return;
+    draining = true;
+    logger.info({ signal }, "shutting down: draining in-flight requests");
+    void drain(server, config.shutdownTimeoutMs, logger)
+      .then(() => services.stop())
+      .then(
+        () => {
+          logger.info("stopped");
+          process.exit(0);
+        },
+        (err: unknown) => {
+          logger.error({ err: err instanceof Error ? err.message : String(err) }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("unhandledRejection", (err) => {
+    logger.error({ err: err instanceof Error ? err.message : String(err) }, "unhandled rejection");
+  });
+}
+
+/** Stops accepting, closes idle keep-alive sockets, waits for in-flight responses up to the deadline. */
+function drain(server: Server, timeoutMs: number, logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      logger.warn({ timeoutMs }, "drain deadline passed: closing remaining connections");
+      server.closeAllConnections();
+    }, timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+void main();
