@@ -6,11 +6,15 @@ import { TRANSLATIONS } from "../../src/scripture/translations.js";
 
 let library: BibleLibrary;
 let loadMs = 0;
+let loadCpuMs = 0;
 
 beforeAll(() => {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   library = loadBibleLibrary();
+  const used = process.cpuUsage(cpu);
   loadMs = performance.now() - start;
+  loadCpuMs = (used.user + used.system) / 1000;
 });
 
 function bible(id: string): Bible {
@@ -38,9 +42,10 @@ describe("the Bible library", () => {
     expect(library.get("spa-niv-2022")).toBeUndefined();
   });
 
-  it("loads all three in well under a second", () => {
-    console.log(`corpus load: ${loadMs.toFixed(0)} ms for ${IDS.length} translations`);
-    expect(loadMs).toBeLessThan(1500);
+  // CPU time, not wall time: the figure must not depend on what else the machine runs.
+  it("loads all three in well under a second of CPU", () => {
+    console.log(`corpus load: ${loadMs.toFixed(0)} ms wall, ${loadCpuMs.toFixed(0)} ms CPU for ${IDS.length} translations`);
+    expect(loadCpuMs).toBeLessThan(1000);
   });
 
   it("fails fast on a data directory without the files", () => {
