@@ -32,6 +32,7 @@ const afterTool = request({
 describe("matchers", () => {
   it.each([
     ["structured", match.structured(), [true, true, false, false]],
+    ["preflight", match.preflight(), [true, true, false, false]],
     ["schemaName(preflight)", match.schemaName("preflight"), [true, false, false, false]],
     ["agent", match.agent(), [false, false, true, true]],
     ["afterToolResult", match.afterToolResult(), [false, false, false, true]],

@@ -18,6 +18,8 @@ export const match = {
   any: (): Matcher => () => true,
   /** Structured output by response_format or by a forced function: this is how the preflight call looks. */
   structured: (): Matcher => (r) => isStructured(r.body),
+  /** Our preflight classifier is the pipeline's only structured call; an alias for readable tests. */
+  preflight: (): Matcher => (r) => isStructured(r.body),
   /** Structured output under a given schema or forced-function name. */
   schemaName:
     (name: string): Matcher =>
