@@ -131,6 +131,19 @@ describe("the prompt lab in Chromium", () => {
     await reader.close();
   });
 
+  it("when the provider refuses the key, then both columns show the service's error readably", async () => {
+    srv.provider.reset();
+    srv.provider.on(match.agent(), reply.error(401));
+    await page.click("#ask");
+    await expect.poll(() => column("a").getAttribute("data-state"), { timeout: 15_000 }).toBe("error");
+    await expect.poll(() => column("b").getAttribute("data-state"), { timeout: 15_000 }).toBe("error");
+    for (const id of ["a", "b"] as const) {
+      expect(await column(id).locator(".status").textContent()).toMatch(/^401 · invalid_api_key: \S/);
+      expect(await column(id).locator(".output").textContent()).toBe("");
+    }
+    await screenshot(page, "lab-provider-refused");
+  });
+
   it("when all of it ran, then no CSP violation or script error was reported", () => {
     expect(problems).toEqual([]);
   });
