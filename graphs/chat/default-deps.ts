@@ -1,12 +1,17 @@
 import { loadConfig } from "../../src/config.js";
 import { loadPrompts } from "../../src/prompts/loader.js";
-import { loadBibleLibrary } from "../../src/scripture/corpus.js";
+import { createLogger } from "../../src/logger.js";
+import { loadBibleLibrary, type BibleLibrary } from "../../src/scripture/corpus.js";
+import { startSearchService } from "../../src/scripture/search/service.js";
 import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
 import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
 import type { ChatDeps } from "./deps.js";
 import { createModelFactory } from "./models.js";
 
-/** Deps from configuration, each built on first use so importing graph.ts stays cheap. */
+/**
+ * Deps from configuration for LangGraph Studio, each built on first use so that importing graph.ts
+ * (tests, `npm run graph`) loads nothing. The service builds its own deps and calls buildChatGraph.
+ */
 export function lazyDefaultDeps(): ChatDeps {
   const memo = new Map<string, unknown>();
   const once = <T>(key: string, make: () => T): T => {
@@ -14,6 +19,7 @@ export function lazyDefaultDeps(): ChatDeps {
     return memo.get(key) as T;
   };
   const config = () => once("config", () => loadConfig());
+  const logger = () => once("logger", () => createLogger(config().logLevel));
   return {
     get models() {
       return once("models", () => createModelFactory({ baseURL: config().provider.baseURL, timeoutMs: config().provider.timeoutMs }));
@@ -27,7 +33,23 @@ export function lazyDefaultDeps(): ChatDeps {
     references: { parsePassageQuery, formatReference },
     links: { convertLinks, createLinkStream },
     get search(): ChatDeps["search"] {
-      throw new Error("search: not wired yet");
+      return once("search", () => {
+        const service = startSearchService({
+          dataDir: config().dataDir,
+          chromaUrl: config().chromaUrl,
+          embeddings: config().embeddings,
+          library: this.bibles as BibleLibrary,
+          logger: logger(),
+        });
+        // Studio may call before the index is ready; the tools then wait for it (or report it down).
+        return {
+          search: async (input) => (await service.indexed, service.search.search(input)),
+          keyword: async (input) => (await service.indexed, service.search.keyword(input)),
+        };
+      });
+    },
+    get logger() {
+      return logger();
     },
     get maxSteps() {
       return config().agentMaxSteps;

@@ -60,14 +60,18 @@ export interface KeywordHit {
   text: string;
 }
 
+/** testament "OT" | "NT"; book a USFM id. */
+export interface SearchInput {
+  query: string;
+  bibleId: string;
+  limit: number;
+  testament?: "OT" | "NT";
+  book?: string;
+}
+
 export interface ScriptureSearcher {
-  search(input: { query: string; bibleId: string; limit: number; testament?: string; book?: string }): Promise<{
-    results: SearchHit[];
-    type: string;
-  }>;
-  keyword(input: { query: string; bibleId: string; limit: number; testament?: string; book?: string }): Promise<{
-    results: KeywordHit[];
-  }>;
+  search(input: SearchInput): Promise<{ results: SearchHit[]; type: string }>;
+  keyword(input: SearchInput): Promise<{ results: KeywordHit[] }>;
 }
 
 export interface ReferenceTools {

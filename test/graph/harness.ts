@@ -29,7 +29,7 @@ export interface Harness {
     turns: ChatTurn[] | string,
     ctx?: Partial<ChatRequestContext>,
     opts?: { signal?: AbortSignal; stream?: boolean },
-  ): Promise<ChatOutcome & { deltas: string[] }>;
+  ): Promise<ChatOutcome & { deltas: string[]; content: string }>;
   close(): Promise<void>;
 }
 
@@ -95,7 +95,8 @@ export async function startHarness(overrides: Partial<ChatDeps> = {}): Promise<H
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(opts.stream === false ? {} : { onDelta: (t: string) => deltas.push(t) }),
       });
-      return { ...outcome, deltas };
+      // Every outcome has some text; tests read it as content whatever the kind.
+      return { ...outcome, deltas, content: outcome.kind === "rejected" ? outcome.message : outcome.content };
     },
     close: () => provider.close(),
   };

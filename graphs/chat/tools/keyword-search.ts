@@ -1,5 +1,6 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { findBook } from "../../../src/scripture/books.js";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
@@ -8,13 +9,15 @@ import { bounded, clip } from "./format.js";
 export function createKeywordSearchTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext) {
   return tool(
     async ({ query, testament, book, limit }) => {
+      const bookId = book ? findBook(book)?.id : undefined;
+      if (book && !bookId) return `"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`;
       try {
         const { results } = await deps.search.keyword({
           query,
           bibleId: ctx.bibleId,
           limit: limit ?? 10,
-          ...(testament ? { testament: testament === "OT" ? "Old Testament" : "New Testament" } : {}),
-          ...(book ? { book } : {}),
+          ...(testament ? { testament } : {}),
+          ...(bookId ? { book: bookId } : {}),
         });
         if (results.length === 0) return `No verse in ${ctx.bibleId} contains "${query}".`;
         return bounded(results.map((r) => `${r.reference}: ${clip(r.text, 400)}`));

@@ -1,5 +1,6 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { findBook } from "../../../src/scripture/books.js";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
@@ -10,13 +11,15 @@ const PER_RESULT_CHARS = 1_000;
 export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext) {
   return tool(
     async ({ query, testament, book, limit }) => {
+      const bookId = book ? findBook(book)?.id : undefined;
+      if (book && !bookId) return `"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`;
       try {
         const { results } = await deps.search.search({
           query,
           bibleId: ctx.bibleId,
           limit: limit ?? 4,
-          ...(testament ? { testament: testament === "OT" ? "Old Testament" : "New Testament" } : {}),
-          ...(book ? { book } : {}),
+          ...(testament ? { testament } : {}),
+          ...(bookId ? { book: bookId } : {}),
         });
         if (results.length === 0) return `No passages found for "${query}". Try other words, or keyword_search for an exact phrase.`;
         const lines = results.map((r) => `## ${r.reference} (${ctx.bibleId}, relevance ${r.similarity.toFixed(2)})\n${clip(r.text, PER_RESULT_CHARS)}`);
