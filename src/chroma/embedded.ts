@@ -14,6 +14,8 @@ export interface EmbeddedChroma {
   readonly url: string;
   /** True while the child process is up (it may still be starting). */
   running(): boolean;
+  /** The server's process id while it runs (setpriv execs into it, so this is the server itself). */
+  pid(): number | undefined;
   /** SIGINT, then SIGKILL if it lingers; no restart afterwards. */
   stop(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export async function startEmbeddedChroma(options: EmbeddedOptions): Promise<Emb
   return {
     url,
     running: () => child !== undefined,
+    pid: () => child?.pid,
     async stop() {
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);

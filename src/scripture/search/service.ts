@@ -5,6 +5,7 @@ import type { BibleLibrary } from "../corpus.js";
 import { DEFAULT_TRANSLATION_ID } from "../translations.js";
 import { ensureIndex, type EmbedderConfig, type SearchIndex } from "./index.js";
 import { ScriptureSearch, type SearchMetrics } from "./search.js";
+import type { ChapterSource } from "./types.js";
 
 export interface SearchServiceLogger {
   info(obj: object, msg?: string): void;
@@ -18,6 +19,8 @@ export interface SearchServiceOptions {
   chromaUrl?: string | undefined;
   embeddings?: { baseURL: string; apiKey?: string | undefined; model: string } | undefined;
   library: BibleLibrary;
+  /** What is indexed; eng-web from the library by default (tests index a few books to stay quick). */
+  rankingBible?: ChapterSource;
   logger: SearchServiceLogger;
   metrics?: SearchMetrics;
 }
@@ -28,6 +31,8 @@ export interface SearchService {
   indexed: Promise<SearchIndex>;
   /** For /readyz. */
   readiness: { ready(): boolean; detail(): Record<string, unknown> };
+  /** The embedded Chroma, when this service started one. */
+  embedded(): EmbeddedChroma | undefined;
   stop(): Promise<void>;
 }
 
@@ -50,7 +55,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
   const log = options.logger;
 
   const indexed = (async () => {
-    const bible = options.library.get(DEFAULT_TRANSLATION_ID);
+    const bible = options.rankingBible ?? options.library.get(DEFAULT_TRANSLATION_ID);
     if (!bible) throw new Error(`search ranks on ${DEFAULT_TRANSLATION_ID}, which is not loaded`);
     const url = options.chromaUrl ?? (embedded = await startEmbeddedChroma({ path: join(options.dataDir, "chroma"), logger: log })).url;
     conn = connectChroma(url);
@@ -74,6 +79,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
       ready: () => search.ready(),
       detail: () => ({ search: state === "ready" && conn && !conn.healthy() ? "vector store down" : state }),
     },
+    embedded: () => embedded,
     async stop() {
       conn?.close();
       await embedded?.stop();

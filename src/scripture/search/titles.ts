@@ -1,7 +1,7 @@
 import { bookById, verseCount } from "../books.js";
 import { TITLE_LINES } from "./titles-data.js";
 import { TOPIC_LINES } from "./topics-data.js";
-import { stem, words } from "./tokenizer.js";
+import { words } from "./tokenizer.js";
 
 export interface TitleRange {
   book: string;
@@ -39,11 +39,20 @@ export function parseTitleRange(text: string): TitleRange {
 
 const PHRASE_STOP = new Set(["the", "a", "an", "of", "el", "la", "los", "las", "de", "del"]);
 
-/** Stemmed words without articles: how names and queries are compared. */
+/**
+ * Words without articles, plurals folded: how names and queries are compared. Only plurals, because
+ * the full stemmer would let "crossing the lake" match the title "the cross".
+ */
 export function phraseTokens(text: string): string[] {
   return words(text.replace(/\([^)]*\)/g, " "))
     .filter((w) => !PHRASE_STOP.has(w))
-    .map(stem);
+    .map(singular);
+}
+
+function singular(w: string): string {
+  if (w.length <= 3 || w.endsWith("ss") || w.endsWith("us") || w.endsWith("is")) return w;
+  if (w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  return w.endsWith("s") ? w.slice(0, -1) : w;
 }
 
 export function parseTitleLine(line: string, kind: TitleEntry["kind"] = "title"): TitleEntry {

@@ -1,0 +1,30 @@
+import { Router, type Request, type Response } from "express";
+import { invalidRequest, serviceUnavailable } from "../../errors.js";
+import { SearchUnavailableError, type ScriptureSearch } from "../../scripture/search/search.js";
+import { translationIds } from "../../scripture/translations.js";
+import { route } from "../routes.js";
+import { parseSearchRequest } from "./schema.js";
+
+type Searcher = Pick<ScriptureSearch, "search">;
+
+/** GET and POST /v1/scripture/search (no key): spec and contract, ranking on eng-web. */
+export function searchRouter(search: Searcher, bibleIds: () => readonly string[] = translationIds): Router {
+  const router = Router();
+  const handle = (source: "query" | "body") => async (req: Request, res: Response) => {
+    const raw: unknown = source === "query" ? req.query : req.body;
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      throw invalidRequest("The request body must be a JSON object with a 'query' field.");
+    }
+    const parsed = parseSearchRequest(raw as Record<string, unknown>, source === "query" ? "q" : "query", bibleIds());
+    const { rawQuery, ...request } = parsed;
+    try {
+      const { results, type } = await search.search(request);
+      res.json({ results, query: rawQuery, bible_id: request.bibleId, total: results.length, type });
+    } catch (err) {
+      if (err instanceof SearchUnavailableError) throw serviceUnavailable(err.message, "search_unavailable");
+      throw err;
+    }
+  };
+  route(router, "/v1/scripture/search", { get: handle("query"), post: handle("body") });
+  return router;
+}

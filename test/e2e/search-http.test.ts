@@ -1,0 +1,166 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { searchRouter } from "../../src/http/search/route.js";
+import { createLogger } from "../../src/logger.js";
+import { startTestSearch, type TestSearch } from "../helpers/chroma.js";
+import { listen, type Listening } from "../helpers/listen.js";
+
+let svc: TestSearch;
+let srv: Listening;
+
+beforeAll(async () => {
+  svc = await startTestSearch();
+  const app = createApp({
+    config: loadConfig({}),
+    logger: createLogger("silent", new Writable({ write: (_c, _e, cb) => cb() })),
+    readiness: svc.readiness,
+    listings: { models: [], modelsCreated: 0, translations: () => [], theologies: () => [], profiles: () => [] },
+    routers: [searchRouter(svc.search, () => svc.library.ids())],
+  });
+  srv = await listen(app);
+});
+afterAll(async () => {
+  await srv?.close();
+  await svc?.close();
+});
+
+const get = async (params: Record<string, string>) => {
+  const res = await fetch(`${srv.url}/v1/scripture/search?${new URLSearchParams(params)}`);
+  return { status: res.status, body: await res.json() };
+};
+const post = async (body: unknown) => {
+  const res = await fetch(`${srv.url}/v1/scripture/search`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+};
+
+type Item = { reference: string; book: string; book_id: string; chapter: number; text: string; similarity: number };
+
+function expectRanked(results: Item[]) {
+  for (const r of results) expect(r.similarity).toBeGreaterThanOrEqual(0), expect(r.similarity).toBeLessThanOrEqual(1);
+  const sims = results.map((r) => r.similarity);
+  expect(sims).toEqual([...sims].sort((a, b) => b - a));
+}
+
+describe("scripture search over HTTP on a real embedded Chroma", () => {
+  it("when a story is asked by title, then its chapter comes first with the full chapter text", async () => {
+    const { status, body } = await get({ q: "the Good Samaritan" });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ query: "the Good Samaritan", bible_id: "eng-web", type: "semantic_hybrid", total: 5 });
+    expect(body.results[0]).toMatchObject({ reference: "Luke 10", book: "Luke", book_id: "LUK", chapter: 10 });
+    expect(body.results[0].text).toContain("Samaritan");
+    expect(body.results[0].text.length).toBeGreaterThan(3000);
+    expect(body.results[0].similarity).toBeLessThan(1);
+    expectRanked(body.results);
+  });
+
+  it("when a paraphrase is posted, then the story is found by meaning and limit is honoured", async () => {
+    const { status, body } = await post({ query: "Jesus stops a storm while crossing the lake with his disciples", limit: 3 });
+    expect(status).toBe(200);
+    expect(body.total).toBe(body.results.length);
+    expect(body.results.length).toBeLessThanOrEqual(3);
+    expect(body.results.map((r: Item) => `${r.book_id} ${r.chapter}`)).toEqual(expect.arrayContaining([expect.stringMatching(/^(MAT 8|LUK 8)$/)]));
+  });
+
+  it("when the query is a passage reference, then that chapter with similarity 1.0 and type direct_passage", async () => {
+    for (const q of ["John 3:16", "Gen 1", "1 Cor 13:4-7"]) {
+      const { body } = await get({ q });
+      expect(body.type).toBe("direct_passage");
+      expect(body.results).toHaveLength(1);
+      expect(body.results[0].similarity).toBe(1);
+    }
+    const { body } = await get({ q: "Juan 3:16", bible_id: "spa-rv1909" });
+    expect(body.results[0]).toMatchObject({ book_id: "JHN", chapter: 3, book: "Juan", reference: "Juan 3" });
+    expect(body.results[0].text).toContain("Porque de tal manera amó Dios al mundo");
+  });
+
+  it("when bible_id is eng-kjv, then ranking is unchanged and the text is the KJV's", async () => {
+    const web = await get({ q: "God so loved the world that he gave his Son" });
+    const kjv = await get({ q: "God so loved the world that he gave his Son", bible_id: "eng-kjv" });
+    expect(kjv.body.bible_id).toBe("eng-kjv");
+    expect(kjv.body.results.map((r: Item) => r.reference)).toEqual(web.body.results.map((r: Item) => r.reference));
+    const john3 = kjv.body.results.find((r: Item) => r.book_id === "JHN" && r.chapter === 3);
+    expect(john3.text).toContain("only begotten Son");
+  });
+
+  it("when filtered by testament or book, then every result is inside the filter", async () => {
+    for (const testament of ["Old Testament", "old testament", "OT"]) {
+      const { status, body } = await get({ q: "love and mercy", testament, limit: "10" });
+      expect(status).toBe(200);
+      expect(body.results.length).toBeGreaterThan(0);
+      for (const r of body.results as Item[]) expect(["GEN", "EXO", "PSA", "ISA"]).toContain(r.book_id);
+    }
+    const nt = await post({ query: "love and mercy", testament: "New Testament" });
+    for (const r of nt.body.results as Item[]) expect(["MAT", "LUK", "JHN", "ACT", "ROM", "1CO", "EPH"]).toContain(r.book_id);
+    for (const book of ["Psalms", "PSA", "salmos"]) {
+      const { body } = await get({ q: "shepherd", book });
+      expect(body.results.length).toBeGreaterThan(0);
+      expect(new Set(body.results.map((r: Item) => r.book_id))).toEqual(new Set(["PSA"]));
+      expectRanked(body.results);
+    }
+  });
+
+  it("when a direct passage lies outside the filters, then no result rather than a contradiction", async () => {
+    const { status, body } = await get({ q: "John 3:16", testament: "Old Testament" });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ type: "direct_passage", results: [], total: 0 });
+  });
+
+  it.each([
+    [{}, "invalid_request", "q"],
+    [{ q: "   " }, "invalid_request", "q"],
+    [{ q: "x".repeat(1001) }, "invalid_parameter", "q"],
+    [{ q: "love", limit: "0" }, "invalid_parameter", "limit"],
+    [{ q: "love", limit: "21" }, "invalid_parameter", "limit"],
+    [{ q: "love", limit: "2.5" }, "invalid_parameter", "limit"],
+    [{ q: "love", limit: "five" }, "invalid_parameter", "limit"],
+    [{ q: "love", testament: "Middle Testament" }, "invalid_parameter", "testament"],
+    [{ q: "love", book: "Hezekiah" }, "invalid_parameter", "book"],
+    [{ q: "love", bible_id: "eng-niv" }, "invalid_parameter", "bible_id"],
+  ])("when GET has %j, then 400 %s", async (params, code, param) => {
+    const { status, body } = await get(params as Record<string, string>);
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ type: "invalid_request_error", code, param });
+  });
+
+  it("when bible_id is unknown, then the message lists the available ids", async () => {
+    const { body } = await post({ query: "love", bible_id: "xx" });
+    expect(body.error.message).toContain("eng-web, eng-kjv, spa-rv1909");
+  });
+
+  it("when the POST body is not an object or query is not a string, then 400 invalid_request", async () => {
+    expect((await post(["love"])).body.error.code).toBe("invalid_request");
+    expect((await post({ query: 42 })).body.error.code).toBe("invalid_request");
+    expect((await post({ q: "love" })).body.error).toMatchObject({ code: "invalid_request", param: "query" });
+    expect((await post({ query: "love", limit: "3" })).status).toBe(200);
+  });
+
+  it("when the method is wrong, then 405 with Allow", async () => {
+    const res = await fetch(`${srv.url}/v1/scripture/search`, { method: "DELETE" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("POST");
+  });
+
+  it("when Chroma dies, then search and /readyz answer 503, and both recover when it is back", async () => {
+    expect((await fetch(`${srv.url}/readyz`)).status).toBe(200);
+    const pid = svc.embedded()!.pid()!;
+    process.kill(pid, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 100));
+    const down = await get({ q: "forgiveness of sins" });
+    expect(down.status).toBe(503);
+    expect(down.body.error).toMatchObject({ type: "server_error", code: "search_unavailable" });
+    expect((await fetch(`${srv.url}/readyz`)).status).toBe(503);
+    // Direct passages need no vector store.
+    expect((await get({ q: "John 3:16" })).status).toBe(200);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && (await fetch(`${srv.url}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 200));
+    expect((await fetch(`${srv.url}/readyz`)).status).toBe(200);
+    expect((await get({ q: "forgiveness of sins" })).status).toBe(200);
+    expect(svc.embedded()!.pid()).not.toBe(pid);
+  });
+});
