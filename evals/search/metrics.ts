@@ -24,5 +24,5 @@ export function scoreRun(runs: readonly { ranked: readonly string[]; targets: re
 }
 
 export function formatRow(name: string, s: Scores): string {
-  return `${name.padEnd(28)} n=${String(s.n).padStart(3)}  recall@5 ${s.recall5.toFixed(3)}  hit@5 ${s.hit5.toFixed(3)}  MRR@10 ${s.mrr10.toFixed(3)}`;
+  return `${name.padEnd(34)} n=${String(s.n).padStart(3)}  recall@5 ${s.recall5.toFixed(3)}  hit@5 ${s.hit5.toFixed(3)}  MRR@10 ${s.mrr10.toFixed(3)}`;
 }
