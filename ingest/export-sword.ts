@@ -85,9 +85,14 @@ function resolveBoundaries(text: string): string {
     .trim();
 }
 
+// USFM character markers the KJV module leaked into its text ("the \nd LORD\+nd*"): start markers
+// carry a space, end markers a star.
+const USFM_MARKER = /\\\+?[a-z]+\d*(?:\*|\s)/g;
+
 function clean(text: string): string {
   // The KJV's pilcrows are paragraph marks of the 1769 printing, not words; they only add noise.
-  return resolveBoundaries(decodeEntities(removeTags(text)).replace(/¶/g, BOUNDARY));
+  const plain = decodeEntities(removeTags(text)).replace(USFM_MARKER, "").replace(/¶/g, BOUNDARY);
+  return resolveBoundaries(plain);
 }
 
 export interface StrippedVerse {

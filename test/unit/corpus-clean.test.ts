@@ -39,6 +39,7 @@ const IDS = TRANSLATIONS.map((translation) => translation.id);
 describe.each(IDS)("%s is clean text", (id) => {
   it.each([
     ["markup", /[<>]|&(amp|lt|gt|quot|apos);/],
+    ["USFM markers", /\\/],
     ["control characters", /[\u0000-\u001f]/],
     ["pilcrows", /¶/],
     ["doubled or edge whitespace", /\s{2}|^\s|\s$/],

@@ -69,6 +69,11 @@ describe("stripOsis", () => {
     ],
     ["entities are decoded", "bread &amp; wine", "bread & wine"],
     [
+      "leaked USFM markers go",
+      'by my <w lemma="x">name</w> \\nd <w lemma="x">JEHOVAH</w> was I not; the \\nd LORD\\+nd*, therefore',
+      "by my name JEHOVAH was I not; the LORD, therefore",
+    ],
+    [
       "what follows the end of the book is dropped",
       'be with all the saints. Amen.  <chapter eID="Rev.22"/><div eID="gen1" type="x-p"/> <div canonical="true" eID="gen2" osisID="Rev" type="book"/> <div sID="gen3" type="glossary"/> <title level="1" type="main">World English Bible Glossary</title> Abaddon is Hebrew for destruction.',
       "be with all the saints. Amen.",
