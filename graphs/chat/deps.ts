@@ -1,4 +1,5 @@
 import type { ChatOpenAICompletions } from "@langchain/openai";
+import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
 import type { ChatRequestContext } from "./types.js";
 
@@ -108,4 +109,6 @@ export interface ChatDeps {
   /** Host of OPENAI_BASE_URL, named in provider errors ("api.openai.com"). */
   providerName: string;
   logger?: GraphLogger;
+  /** Provider calls, preflight decisions and tokens (docs/architecture.md, Metrics). */
+  metrics?: MetricsRecorder;
 }

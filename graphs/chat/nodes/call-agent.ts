@@ -2,6 +2,7 @@ import { AIMessage, type AIMessageChunk, SystemMessage } from "@langchain/core/m
 import { concat } from "@langchain/core/utils/stream";
 import { AppError } from "../../../src/errors.js";
 import { AnswerStream } from "../answer/answer-stream.js";
+import { startCall } from "../call-metrics.js";
 import { TurnGate } from "../answer/turn-gate.js";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
@@ -53,6 +54,7 @@ export function createCallAgent(deps: ChatDeps) {
     const gate = new TurnGate();
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
     let turn: AIMessageChunk | undefined;
+    const done = startCall(deps.metrics, "agent");
     try {
       const stream = await model.stream([new SystemMessage(system), ...state.messages], {
         callbacks: config.callbacks,
@@ -67,9 +69,15 @@ export function createCallAgent(deps: ChatDeps) {
       }
     } catch (err) {
       if (!answer.cut) {
-        if (isCallerAbort(config.signal)) throw err;
-        if (deadline.timedOut) throw upstreamTimeout(deps.providerName, deps.providerTimeoutMs);
-        throw toProviderError(err, { provider: deps.providerName, model: ctx.model, timeoutMs: deps.providerTimeoutMs });
+        if (isCallerAbort(config.signal)) {
+          done(err, true);
+          throw err;
+        }
+        const mapped = deadline.timedOut
+          ? upstreamTimeout(deps.providerName, deps.providerTimeoutMs)
+          : toProviderError(err, { provider: deps.providerName, model: ctx.model, timeoutMs: deps.providerTimeoutMs });
+        done(mapped);
+        throw mapped;
       }
     } finally {
       // After a cut this closes the upstream request; otherwise it only clears the timer.
@@ -80,8 +88,13 @@ export function createCallAgent(deps: ChatDeps) {
     const finish = turn?.response_metadata?.finish_reason as string | undefined;
     if (!answer.cut && finish === undefined) {
       // The stream ended without a finish reason: cut short upstream, so the answer may be partial.
-      throw upstreamError(deps.providerName, { name: "IncompleteStream" });
+      const err = upstreamError(deps.providerName, { name: "IncompleteStream" });
+      done(err);
+      throw err;
     }
+    done(undefined);
+    const usage = turn?.usage_metadata;
+    if (usage) deps.metrics?.tokens({ prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens });
     if (gate.isToolTurn && turn) {
       if (finalStep) throw agentStepLimit(deps.maxSteps);
       const invalid = turn.invalid_tool_calls ?? [];

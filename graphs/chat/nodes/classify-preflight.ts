@@ -1,4 +1,5 @@
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { type AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { startCall } from "../call-metrics.js";
 import { z } from "zod";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
@@ -30,33 +31,55 @@ function isMalformedClassification(err: unknown): boolean {
  * limit, outage, timeout) propagate: the agent call would meet the same provider.
  */
 export function createClassifyPreflight(deps: ChatDeps) {
+  const failOpen = (): ChatStateUpdate => {
+    deps.logger?.warn({ node: "classifyPreflight" }, "classifier output was not a category; passing the message to the agent");
+    deps.metrics?.preflight("biblical_question");
+    return { category: "biblical_question", classifiedBy: "fallback" };
+  };
+
   return async function classifyPreflight(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
     const ctx = resolveContext(config, deps);
     const text = lastUserText(state.messages);
     const byRule = classifyByRules(text, (t) => deps.references.parsePassageQuery(t) !== null);
-    if (byRule) return { category: byRule, classifiedBy: "rules" };
+    if (byRule) {
+      deps.metrics?.preflight(byRule);
+      return { category: byRule, classifiedBy: "rules" };
+    }
 
     const model = deps.models(ctx, "preflight").withStructuredOutput(PreflightSchema, {
       name: "preflight_classification",
       method: "jsonSchema",
+      includeRaw: true,
     });
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
+    const done = startCall(deps.metrics, "preflight");
+    let result: { raw: BaseMessage; parsed: z.infer<typeof PreflightSchema> | null };
     try {
-      const result = await model.invoke([new SystemMessage(deps.prompts.preflight.body), new HumanMessage(text)], {
+      result = await model.invoke([new SystemMessage(deps.prompts.preflight.body), new HumanMessage(text)], {
         callbacks: config.callbacks,
         signal: deadline.signal,
       });
-      return { category: result.category, classifiedBy: "model" };
     } catch (err) {
-      if (isCallerAbort(config.signal)) throw err;
-      if (deadline.timedOut) throw upstreamTimeout(deps.providerName, deps.providerTimeoutMs);
-      if (isMalformedClassification(err)) {
-        deps.logger?.warn({ node: "classifyPreflight" }, "classifier output was not a category; passing the message to the agent");
-        return { category: "biblical_question", classifiedBy: "fallback" };
+      if (isCallerAbort(config.signal)) {
+        done(err, true);
+        throw err;
       }
-      throw toProviderError(err, { provider: deps.providerName, model: ctx.preflightModel, timeoutMs: deps.providerTimeoutMs });
+      const mapped = deadline.timedOut
+        ? upstreamTimeout(deps.providerName, deps.providerTimeoutMs)
+        : isMalformedClassification(err)
+          ? undefined
+          : toProviderError(err, { provider: deps.providerName, model: ctx.preflightModel, timeoutMs: deps.providerTimeoutMs });
+      done(mapped);
+      if (mapped) throw mapped;
+      return failOpen();
     } finally {
       deadline.stop();
     }
+    done(undefined);
+    const usage = (result.raw as AIMessage).usage_metadata;
+    if (usage) deps.metrics?.tokens({ prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens });
+    if (!result.parsed) return failOpen();
+    deps.metrics?.preflight(result.parsed.category);
+    return { category: result.parsed.category, classifiedBy: "model" };
   };
 }

@@ -24,6 +24,7 @@ export function createValidateInput(deps: ChatDeps) {
     if (!deps.bibles.get(ctx.bibleId)) {
       throw invalidParameter(`Unknown bible_id "${ctx.bibleId}"; available: ${deps.bibles.ids().join(", ")}.`, "bible_id");
     }
+    if (ctx.skipPreflight) deps.metrics?.preflight("skipped");
     return { promptVersions: deps.prompts.versions(ctx.theology, ctx.profile) };
   };
 }
