@@ -36,16 +36,17 @@ function fold(word: string): string {
   return word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
+const LABELS = BOOKS.flatMap((book) => [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]);
+
 // Sorted lookup keys of every book label (books.ts folds "1 Cor." to "1cor"), for prefix tests.
-const KEYS: readonly string[] = (() => {
-  const keys = new Set<string>(ORDINAL_WORDS);
-  for (const book of BOOKS) {
-    for (const label of [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]) {
-      keys.add(normalizeBookName(label));
-    }
-  }
-  return [...keys].sort();
-})();
+const KEYS: readonly string[] = [...new Set([...ORDINAL_WORDS, ...LABELS.map(normalizeBookName)])].sort();
+
+// Words a book name can open with: "song" (Song of Songs), "1" (1 Cor), "san" (San Juan), or a
+// whole label written without spaces ("1cor").
+const FIRST_WORDS = new Set([
+  ...KEYS,
+  ...LABELS.map((label) => fold(label).split(/[\s.]+/)[0] ?? ""),
+]);
 
 function isKeyPrefix(folded: string): boolean {
   let lo = 0;
@@ -59,19 +60,18 @@ function isKeyPrefix(folded: string): boolean {
 }
 
 /**
- * Whether a reference could start with this word (or, for a word still being streamed, with a
- * word that begins like it). A prefix test, so "Jo" and "Joh" are candidates as "John" is.
- * In prose a book name must be capitalised ("is 2" is not Isaiah 2); queries may be lowercase.
+ * Whether a reference could start with this word. A word still being streamed (`complete` false)
+ * is judged by what it could become, so "Jo" is a candidate as "John" is, but a finished "Son" is
+ * not. In prose a book name must be capitalised ("is 2" is not Isaiah 2); queries may be lowercase.
  */
-export function isCandidateWord(word: string, requireCapital: boolean): boolean {
+export function isCandidateWord(word: string, requireCapital: boolean, complete = true): boolean {
   const first = word[0];
   if (first === undefined) return false;
   if (requireCapital && /\p{Ll}/u.test(first)) return false;
-  return isKeyPrefix(fold(word));
+  return complete ? FIRST_WORDS.has(fold(word)) : isKeyPrefix(fold(word));
 }
 
-/** A word that may still turn into a URL scheme, which would make what follows verbatim. */
-export function couldStartUrl(word: string): boolean {
+function couldStartUrl(word: string): boolean {
   const lower = word.toLowerCase();
   return URL_STARTS.some((start) => start.startsWith(lower));
 }
@@ -123,9 +123,26 @@ function plainWordAt(text: string, from: number, final: boolean): "yes" | "no" |
   return CONNECTORS.has(lead) ? "no" : "yes";
 }
 
+// After ", " "; " or " and ", a book name starts a new reference: "John 3:16, Romans 8:28" is two
+// segments, so a list of references is released one by one while it streams.
+function listedAt(text: string, from: number, at: number): boolean {
+  let k = at - 1;
+  while (k >= from && /\s/.test(text[k] as string)) k--;
+  if (k < from) return false;
+  if (",;&".includes(text[k] as string)) return true;
+  return /(?:^|[^\p{L}\p{M}\p{N}])(?:and|y)$/u.test(text.slice(Math.max(from, k - 4), k + 1));
+}
+
+function bookAt(text: string, at: number, final: boolean): "yes" | "no" | "unknown" {
+  const end = wordEnd(text, at);
+  const word = text.slice(at, end);
+  if (end === text.length && !final) return isCandidateWord(word, true, false) ? "unknown" : "no";
+  return isCandidateWord(word, true) ? "yes" : "no";
+}
+
 /**
  * Finds the end of the segment that starts at `from`: the start of the next plain word, stop
- * character or URL. `startsMidWord` says that `from` continues a word begun before it
+ * character, URL or listed book name. `startsMidWord` says that `from` continues a word begun before it
  * (streaming), which therefore starts nothing.
  */
 export function segmentEnd(text: string, from: number, final: boolean, startsMidWord = false): SegmentEnd {
@@ -151,6 +168,11 @@ export function segmentEnd(text: string, from: number, final: boolean, startsMid
       const plain = plainWordAt(text, i, final);
       if (plain === "yes") return { end: i, complete: true, verbatim: false };
       if (url === "unknown" || plain === "unknown") return incomplete;
+      if (listedAt(text, from, i)) {
+        const book = bookAt(text, i, final);
+        if (book === "yes") return { end: i, complete: true, verbatim: false };
+        if (book === "unknown") return incomplete;
+      }
     }
     const j = wordEnd(text, i);
     // "1. John 3:16" in a numbered list is not 1 John: a number closed by a full stop ends a segment.
@@ -176,9 +198,10 @@ export function firstCandidate(text: string, from: number, to: number, requireCa
       continue;
     }
     const j = Math.min(wordEnd(text, i), to);
-    const word = text.slice(i, j);
-    if (isCandidateWord(word, requireCapital)) return i;
-    if (open && j === text.length && couldStartUrl(word)) return i;
+    const growing = open && j === text.length;
+    if (isCandidateWord(text.slice(i, j), requireCapital, !growing)) return i;
+    // "https:" may still become a URL, which would turn what follows verbatim.
+    if (open && urlAt(text, i, false) === "unknown") return i;
     i = j;
   }
   return -1;

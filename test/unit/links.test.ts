@@ -1,0 +1,155 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
+import { ANSWERS, FRAGMENTS } from "../fixtures/references-answers.js";
+
+function streamed(chunks: readonly string[]): { out: string; maxHeld: number } {
+  const stream = createLinkStream();
+  let out = "";
+  let maxHeld = 0;
+  for (const chunk of chunks) {
+    out += stream.push(chunk);
+    maxHeld = Math.max(maxHeld, stream.held);
+  }
+  return { out: out + stream.flush(), maxHeld };
+}
+
+function cut(text: string, points: readonly number[]): string[] {
+  const cuts = [...new Set(points.map((point) => point % (text.length + 1)))].sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let last = 0;
+  for (const point of [...cuts, text.length]) {
+    chunks.push(text.slice(last, point));
+    last = point;
+  }
+  return chunks;
+}
+
+// Undo only the links the converter adds, to compare with the input.
+const unlink = (text: string) => text.replace(/\[([^\]]*)\]\(\/read\/[^)]*\)/g, "$1");
+
+describe("convertLinks: the contract's examples", () => {
+  const cases: [string, string][] = [
+    ["John 3:16", "[John 3:16](/read/JHN/3?verse=16)"],
+    ["Romans 8:28-30", "[Romans 8:28-30](/read/ROM/8?verse=28-30)"],
+    ["Psalm 23", "[Psalm 23](/read/PSA/23)"],
+    ["Juan 3:16", "[Juan 3:16](/read/JHN/3?verse=16)"],
+    ["John 22:5", "John 22:5"],
+    ["Jude 2:1", "Jude 2:1"],
+    ["Romans 8:28, 31", "[Romans 8:28](/read/ROM/8?verse=28), [31](/read/ROM/8?verse=31)"],
+    ["Genesis 1:1-2:3", "[Genesis 1:1-2:3](/read/GEN/1?verse=1)"],
+    ["John 3:16‑17", "[John 3:16‑17](/read/JHN/3?verse=16-17)"],
+    ["God so loved (John 3:16).", "God so loved ([John 3:16](/read/JHN/3?verse=16))."],
+    ["Dios es amor (1 Juan 4:8).", "Dios es amor ([1 Juan 4:8](/read/1JN/4?verse=8))."],
+    ["I have 2 cats at 3:16 pm.", "I have 2 cats at 3:16 pm."],
+  ];
+  it.each(cases)("when the answer is %j, then it becomes %j", (input, output) => {
+    expect(convertLinks(input)).toBe(output);
+  });
+});
+
+describe("convertLinks: what is never linked again", () => {
+  const untouched = [
+    "Read [John 3:16](/read/JHN/3?verse=16) first.",
+    "Read [the verse](https://example.com/John/3/16) first.",
+    "![John 3:16](/img/john-3-16.png)",
+    "Type `John 3:16` in the box.",
+    "Type ``John `3:16` `` in the box.",
+    "An unclosed `John 3:16 code span runs to the line end.",
+    "```\nJohn 3:16\nRomans 8:28\n```",
+    "~~~md\nPsalm 23\n~~~",
+    "Visit https://example.com/John 3:16 for more.",
+    "Visit <https://example.com/Romans/8> now.",
+    "See [Rom 8:28][1].\n\n[1]: /read/ROM/8?verse=28",
+  ];
+  it.each(untouched)("when the answer is %j, then no new link appears", (input) => {
+    expect(convertLinks(input)).toBe(input);
+  });
+
+  it("when code ends, then references after it are linked again", () => {
+    expect(convertLinks("`code` John 3:16\n```\nPsalm 23\n```\nPsalm 23")).toBe(
+      "`code` [John 3:16](/read/JHN/3?verse=16)\n```\nPsalm 23\n```\n[Psalm 23](/read/PSA/23)",
+    );
+  });
+
+  it("when a bracket holds exactly one reference, then the brackets become the link", () => {
+    expect(convertLinks("See [John 3:16].")).toBe("See [John 3:16](/read/JHN/3?verse=16).");
+    expect(convertLinks("See [see John 3:16].")).toBe("See [see [John 3:16](/read/JHN/3?verse=16)].");
+    expect(convertLinks("See [John 22:5].")).toBe("See [John 22:5].");
+  });
+
+  it("when the answer is converted twice, then the second pass changes nothing", () => {
+    for (const answer of ANSWERS) expect(convertLinks(convertLinks(answer))).toBe(convertLinks(answer));
+  });
+});
+
+describe("createLinkStream", () => {
+  it("when prose holds no possible reference, then every chunk comes back at once", () => {
+    const stream = createLinkStream();
+    expect(stream.push("God so loved the world that he gave ")).toBe("God so loved the world that he gave ");
+    expect(stream.push("his only Son, ")).toBe("his only Son, ");
+    expect(stream.held).toBe(0);
+  });
+
+  it("when a reference arrives in pieces, then only its tail is held until it cannot grow", () => {
+    const stream = createLinkStream();
+    expect(stream.push("Read Jo")).toBe("Read ");
+    expect(stream.held).toBe(2);
+    expect(stream.push("hn 3:")).toBe("");
+    expect(stream.push("16")).toBe("");
+    expect(stream.push(" t")).toBe("");
+    expect(stream.push("oday.")).toBe("[John 3:16](/read/JHN/3?verse=16) today.");
+    expect(stream.flush()).toBe("");
+  });
+
+  it("when the answer ends inside a reference, then flush links it", () => {
+    const stream = createLinkStream();
+    expect(stream.push("The end is Revelation 22:2")).toBe("The end is ");
+    expect(stream.flush()).toBe("[Revelation 22:2](/read/REV/22?verse=2)");
+  });
+
+  it.each(ANSWERS.map((answer, index) => [index, answer] as const))(
+    "when answer %i is streamed one character at a time, then the output equals convertLinks and little is held",
+    (_, answer) => {
+      const { out, maxHeld } = streamed([...answer]);
+      expect(out).toBe(convertLinks(answer));
+      expect(maxHeld).toBeLessThanOrEqual(40);
+    },
+  );
+});
+
+describe("properties", () => {
+  const answerText = fc
+    .array(fc.tuple(fc.constantFrom(...FRAGMENTS), fc.constantFrom("", " ", "\n", ", ", ". ", "\n\n")), { maxLength: 10 })
+    .map((parts) => parts.map(([fragment, joiner]) => fragment + joiner).join(""));
+  const cutPoints = fc.array(fc.nat(), { maxLength: 30 });
+
+  it("when an answer is chunked anywhere, then the stream equals convertLinks", () => {
+    fc.assert(
+      fc.property(answerText, cutPoints, (text, points) => {
+        expect(streamed(cut(text, points)).out).toBe(convertLinks(text));
+      }),
+      { numRuns: 3000 },
+    );
+  }, 600_000);
+
+  it("when any string over reference characters is chunked anywhere, then the stream equals convertLinks", () => {
+    const alphabet = fc.constantFrom(..."JohnRmasPlSgJuáIi123456789:.,;- ‑–[]()`\nhttps:/wy".split(""));
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 60 }).map((chars) => chars.join("")), cutPoints, (text, points) => {
+        expect(streamed(cut(text, points)).out).toBe(convertLinks(text));
+      }),
+      { numRuns: 2000 },
+    );
+  }, 600_000);
+
+  it("when links are added, then the text outside them is unchanged", () => {
+    const plain = answerText.filter((text) => !/[[\]`]|https?:|www\./.test(text));
+    fc.assert(
+      fc.property(plain, (text) => {
+        expect(unlink(convertLinks(text))).toBe(text);
+      }),
+      { numRuns: 1000 },
+    );
+  }, 600_000);
+});
