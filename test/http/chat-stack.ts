@@ -6,7 +6,7 @@ import { createModelFactory } from "../../graphs/chat/models.js";
 import { runChat } from "../../graphs/chat/run.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { chatAuthFirst, chatCatalog, chatRouter } from "../../src/http/chat/route.js";
+import { chatAuthFirst, chatCatalog, chatRouter, type RunChat } from "../../src/http/chat/route.js";
 import { createLogger } from "../../src/logger.js";
 import { loadPrompts } from "../../src/prompts/loader.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
@@ -33,11 +33,24 @@ const searchNotInvolved: ScriptureSearcher = {
  * The whole service path for one chat request: createApp + chat router + the real graph, prompts,
  * corpus, references and links, talking to the fake OpenAI-compatible provider over real HTTP.
  */
-export async function startChatStack(opts: { search?: ScriptureSearcher; logLevel?: string; timeoutMs?: number } = {}): Promise<ChatStack> {
-  const provider = await startFakeProvider({ delayMs: 0 });
+export interface ChatStackOptions {
+  search?: ScriptureSearcher;
+  logLevel?: string;
+  timeoutMs?: number;
+  /** Keep log lines in `logs` (tests); benchmarks drop them so memory stays flat. */
+  keepLogs?: boolean;
+  /** Replaces the graph-backed runner (the benchmark's plain-proxy baseline). */
+  runner?: (provider: FakeProvider) => RunChat;
+  /** Requests the fake remembers; benchmarks keep few so its records do not count as our memory. */
+  maxRecorded?: number;
+}
+
+export async function startChatStack(opts: ChatStackOptions = {}): Promise<ChatStack> {
+  const provider = await startFakeProvider({ delayMs: 0, ...(opts.maxRecorded ? { maxRecorded: opts.maxRecorded } : {}) });
   const config = loadConfig({ OPENAI_BASE_URL: provider.baseURL });
   const logs: string[] = [];
-  const sink = new Writable({ write: (c, _e, cb) => (logs.push(String(c)), cb()) });
+  const keep = opts.keepLogs ?? true;
+  const sink = new Writable({ write: (c, _e, cb) => (keep && logs.push(String(c)), cb()) });
   const logger = createLogger(opts.logLevel ?? "debug", sink);
   const prompts = loadPrompts();
   const deps: ChatDeps = {
@@ -60,7 +73,13 @@ export async function startChatStack(opts: { search?: ScriptureSearcher; logLeve
     logger,
     readiness: { ready: () => true, detail: () => ({}) },
     listings: { models: config.models, modelsCreated: 0, translations: () => [], theologies: () => [], profiles: () => [] },
-    routers: [chatRouter({ run: (turns, ctx, o) => runChat(graph, turns, ctx, { ...o, maxSteps: config.agentMaxSteps }), catalog: chatCatalog(prompts), config })],
+    routers: [
+      chatRouter({
+        run: opts.runner?.(provider) ?? ((turns, ctx, o) => runChat(graph, turns, ctx, { ...o, maxSteps: config.agentMaxSteps })),
+        catalog: chatCatalog(prompts),
+        config,
+      }),
+    ],
     errorHooks: [chatAuthFirst],
   });
   const srv = await listen(app);

@@ -1,0 +1,137 @@
+/**
+ * npm run bench:chat — the service's own cost per chat request, with the fake provider answering at
+ * 0 ms in the same process. Each request is the realistic path: preflight classifier, an agent turn
+ * that calls lookup_passage, the answer turn. Figures are printed as a markdown table.
+ *   added latency per provider call = (client latency - time inside the provider) / provider calls
+ *   first-token delay = client receives the first answer text - provider sent the answer's first token
+ */
+import { spawn } from "node:child_process";
+import { availableParallelism, loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import { match, reply } from "../test/fakes/index.js";
+import { startChatStack, type ChatStack } from "../test/http/chat-stack.js";
+import { plainProxy } from "./chat-proxy.js";
+
+const now = () => performance.timeOrigin + performance.now();
+const N = Number(process.env.BENCH_N ?? 400);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const KEY = "sk-bench-0000";
+const ANSWER =
+  'God\'s love is shown in John 3:16: "For God so loved the world, that he gave his only born Son." It is a gift, ' +
+  "not a wage, as Romans 6:23 and Ephesians 2:8-9 say. The love is for the whole world, and it is received by faith. " +
+  "See also 1 John 4:9-10, where love is defined by God's sending of his Son.";
+const body = (stream: boolean) =>
+  JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: "What does John 3:16 teach about God's love?" }] });
+
+/** The realistic graph path: preflight, an agent turn calling lookup_passage, the answer turn. */
+async function graphStack(): Promise<ChatStack> {
+  const stack = await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100 });
+  stack.provider.on(match.all(match.agent(), match.not(match.afterToolResult())), reply.toolCall("lookup_passage", { reference: "John 3:16" }));
+  stack.provider.on(match.all(match.agent(), match.afterToolResult()), reply.text(ANSWER));
+  return stack;
+}
+
+const headers = { "content-type": "application/json", authorization: `Bearer ${KEY}` };
+let peakRss = 0;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+
+interface Sample {
+  added: number;
+  calls: number;
+  firstToken?: number;
+}
+
+/** One request; the provider's records after `seq` are this request's calls (requests run one at a time). */
+async function once(stack: ChatStack, stream: boolean): Promise<Sample> {
+  const { provider } = stack;
+  const url = `${stack.url}/v1/chat/completions`;
+  const seq = provider.requests.at(-1)?.seq ?? 0;
+  const t0 = now();
+  const res = await fetch(url, { method: "POST", headers, body: body(stream) });
+  let firstText: number | undefined;
+  if (stream) {
+    const decoder = new TextDecoder();
+    for await (const part of res.body as unknown as AsyncIterable<Uint8Array>) {
+      if (firstText === undefined && /"delta":\{"content":"[^"]/.test(decoder.decode(part))) firstText = now();
+    }
+  } else {
+    await res.arrayBuffer();
+  }
+  const t1 = now();
+  if (res.status !== 200) throw new Error(`bench request failed: ${res.status}`);
+  const calls = provider.chatRequests.filter((r) => r.seq > seq);
+  const inside = calls.reduce((sum, r) => sum + ((r.finishedAt ?? t1) - r.receivedAt), 0);
+  const answerCall = calls.at(-1);
+  const sample: Sample = { added: (t1 - t0 - inside) / calls.length, calls: calls.length };
+  if (firstText !== undefined && answerCall?.firstTokenAt !== undefined) sample.firstToken = firstText - answerCall.firstTokenAt;
+  return sample;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+
+async function series(stack: ChatStack, stream: boolean): Promise<Sample[]> {
+  const out: Sample[] = [];
+  for (let i = 0; i < N; i++) out.push(await once(stack, stream));
+  return out;
+}
+
+function autocannon(url: string): Promise<{ rps: number; p50: number; p99: number; non2xx: number; errors: number }> {
+  const bin = new URL("../node_modules/.bin/autocannon", import.meta.url).pathname;
+  const args = ["-c", "32", "-d", String(SECONDS), "-m", "POST", "-H", "content-type=application/json", "-H", `authorization=Bearer ${KEY}`, "-b", body(false), "-j", url];
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("close", () => {
+      try {
+        const r = JSON.parse(out);
+        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
+async function measure(label: string, stack: ChatStack): Promise<string[][]> {
+  try {
+    for (let i = 0; i < 50; i++) await once(stack, i % 2 === 0);
+    const cpu0 = process.cpuUsage();
+    const plain = await series(stack, false);
+    const streamed = await series(stack, true);
+    const cpu = process.cpuUsage(cpu0);
+    const cpuPerRequest = (cpu.user + cpu.system) / 1000 / (2 * N);
+    const load = await autocannon(`${stack.url}/v1/chat/completions`);
+    const added = (xs: Sample[]) => `${ms(pct(xs.map((s) => s.added), 50))} / ${ms(pct(xs.map((s) => s.added), 99))}`;
+    const firsts = streamed.flatMap((s) => (s.firstToken === undefined ? [] : [s.firstToken]));
+    return [
+      [label, "provider calls per request", String(plain[0]!.calls)],
+      [label, "added latency per provider call, non-stream p50 / p99", added(plain)],
+      [label, "added latency per provider call, stream p50 / p99", added(streamed)],
+      [label, "provider's first answer token -> client, p50 / p99", firsts.length ? `${ms(pct(firsts, 50))} / ${ms(pct(firsts, 99))}` : "n/a"],
+      [label, "CPU per request, whole process (client + service + fake provider)", ms(cpuPerRequest)],
+      [label, `non-stream at concurrency 32 (${SECONDS} s)`, `${load.rps.toFixed(0)} req/s (p50 ${load.p50} ms, p99 ${load.p99} ms, non-2xx ${load.non2xx}, errors ${load.errors})`],
+      [label, "peak RSS so far (service + fake provider, one process)", `${(peakRss / 2 ** 20).toFixed(0)} MB`],
+    ];
+  } finally {
+    await stack.close();
+  }
+}
+
+const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(" ");
+try {
+  const rows = [
+    ...(await measure("adapter + plain proxy", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: plainProxy }))),
+    ...(await measure("adapter + chat graph", await graphStack())),
+  ];
+  console.log(`chat benchmark: ${N} sequential requests per mode, then autocannon; Node ${process.version}, ${availableParallelism()} cores, load average at start ${loadAtStart}\n`);
+  console.log("| path | measure | value |\n|---|---|---|");
+  for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+} finally {
+  clearInterval(sampler);
+}
