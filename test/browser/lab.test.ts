@@ -104,6 +104,20 @@ describe("the prompt lab in Chromium", () => {
     expect(await column("b").locator(".output a").count()).toBe(0);
   });
 
+  it("when the lab is seen on a phone in dark mode, then the columns stack without sideways scrolling", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    try {
+      const [a, b] = await Promise.all([column("a").boundingBox(), column("b").boundingBox()]);
+      expect(b!.y).toBeGreaterThanOrEqual(a!.y + a!.height);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      await screenshot(page, "lab-phone-dark", true);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.emulateMedia({ colorScheme: "light" });
+    }
+  });
+
   it("when the key was used, then it went only to this service's chat endpoint and is stored nowhere", async () => {
     const withKey = requests.filter((r) => JSON.stringify(r.headers()).includes(KEY) || r.url().includes(KEY));
     expect(withKey.length).toBe(2);

@@ -3,7 +3,7 @@ import helmet from "helmet";
 import { route } from "../routes.js";
 import { ASSETS_DIR, assetVersions, pageAssets } from "./html.js";
 import { renderLab } from "./lab.js";
-import { resolveReader, type BibleSource } from "./reader.js";
+import { readerHref, resolveReader, type BibleSource } from "./reader.js";
 import { renderNotFound, renderReader } from "./reader-view.js";
 
 export interface PagesDeps {
@@ -69,10 +69,9 @@ export function pagesRouter(deps: PagesDeps): Router {
   });
   route(router, "/read/:book_id", {
     get: (req, res) => {
-      const result = resolveReader(deps.bibles, { book: String(req.params.book_id), chapter: "1" }, {});
+      const result = resolveReader(deps.bibles, { book: String(req.params.book_id), chapter: "1" }, req.query);
       if (result.kind === "not-found") return void notFoundPage(res, result.message);
-      const id = result.kind === "page" ? result.view.book.id : String(req.params.book_id);
-      res.redirect(302, result.kind === "redirect" ? result.location : `/read/${id}/1`);
+      res.redirect(302, result.kind === "redirect" ? result.location : readerHref(result.view, result.view.translation.id));
     },
   });
   route(router, "/read", { get: (_req, res) => void res.redirect(302, "/read/GEN/1") });
