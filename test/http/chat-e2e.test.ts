@@ -119,6 +119,39 @@ describe("chat completions end to end: adapter, real graph, fake provider over H
   });
 
   it.each([
+    ["biblical_question", 200, true],
+    ["passage_request", 200, true],
+    ["support_question", 200, false],
+    ["greeting", 200, false],
+    ["incomplete_input", 200, false],
+    ["hacker_activity", 400, false],
+    ["inappropriate", 400, false],
+    ["invalid", 400, false],
+  ] as const)("when the classifier says %s, then HTTP %s and the agent is called: %s", async (category, status, agent) => {
+    s.provider.on(match.structured(), reply.json({ category, confidence: 0.9, reason: "scripted" }));
+    const res = await fetch(`${s.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ messages: [{ role: "user", content: QUESTION }] }),
+    });
+    expect(res.status).toBe(status);
+    const body = await res.json();
+    if (status === 400) expect(body.error.code).toBe("content_filter");
+    else expect(body).toMatchObject({ object: "chat.completion", choices: [{ finish_reason: "stop" }] });
+    if (category === "support_question") expect(body.choices[0].message.content).toBe("");
+    expect(s.provider.chatRequests.filter((c) => c.body.tools !== undefined).length > 0).toBe(agent);
+    expect(s.provider.chatRequests.filter((c) => c.body.response_format !== undefined)).toHaveLength(1);
+  });
+
+  it("when max_words is smaller than the answer, then finish_reason is length in both modes", async () => {
+    const res = await create({ skip_preflight: true, max_words: 12 });
+    expect(res.choices[0]!.finish_reason).toBe("length");
+    expect(res.choices[0]!.message.content!.split(/\s+/).filter(Boolean).length).toBeLessThanOrEqual(12);
+    const streamed = await streamText({ skip_preflight: true, max_words: 12 });
+    expect(streamed.finish).toBe("length");
+  });
+
+  it.each([
     [401, OpenAI.AuthenticationError, "invalid_api_key"],
     [429, OpenAI.RateLimitError, "provider_rate_limited"],
     [500, OpenAI.APIError, "upstream_error"],
