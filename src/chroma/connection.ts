@@ -1,9 +1,10 @@
 import { ChromaClient } from "chromadb";
 
 /**
- * A Chroma client plus what we know of the server's health. A failed call marks it down; while down a
- * heartbeat probe runs every second and marks it up again, so search recovers by itself when an
- * embedded server is restarted or an external one comes back.
+ * A Chroma client plus what we know of the server's health. A failed call marks it down; a heartbeat
+ * probe runs every second, marks it down after two misses and up again on success, so readiness
+ * follows the server and search recovers by itself when an embedded server is restarted or an
+ * external one comes back.
  */
 export interface ChromaConnection {
   readonly url: string;
@@ -30,17 +31,24 @@ export function connectChroma(url: string, options: { probeMs?: number } = {}): 
     for (const l of listeners) l(value);
   };
   let probing = false;
+  let misses = 0;
+  // The probe also runs while up: without it an idle service would report ready with a dead Chroma
+  // until the next search failed. Two misses in a row, so one slow heartbeat under load is not an outage.
   const timer = setInterval(async () => {
-    if (up || probing) return;
+    if (probing) return;
     probing = true;
+    let ok = false;
     try {
       const res = await fetch(`${url.replace(/\/+$/, "")}/api/v2/heartbeat`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) set(true);
+      ok = res.ok;
     } catch {
-      // still down
+      // down
     } finally {
       probing = false;
     }
+    misses = ok ? 0 : misses + 1;
+    if (ok) set(true);
+    else if (!up || misses >= 2) set(false);
   }, options.probeMs ?? 1000);
   timer.unref();
   return {
