@@ -1,0 +1,115 @@
+import { createServer, type Server } from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../src/chroma/embedded.js";
+import { match, reply, type FakeProvider } from "../fakes/index.js";
+import { startService, type RunningService } from "../helpers/service.js";
+import { ask } from "./fault-kit.js";
+
+const KEY = "sk-test-chroma-faults-5b2d8e";
+const rejections: unknown[] = [];
+const onRejection = (err: unknown) => void rejections.push(err);
+process.on("unhandledRejection", onRejection);
+afterAll(() => void process.off("unhandledRejection", onRejection));
+
+const status = async (url: string) => (await fetch(url)).status;
+async function until(what: string, cond: () => Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Binds a port as soon as the killed process has released it; connections are dropped at once. */
+async function holdPort(port: number, deadPid: number): Promise<Server> {
+  const deadline = Date.now() + 2000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(deadPid, 0);
+    } catch {
+      const srv = createServer((socket) => socket.destroy());
+      const ok = await new Promise<boolean>((resolve) => {
+        srv.once("error", () => resolve(false));
+        srv.listen(port, "127.0.0.1", () => resolve(true));
+      });
+      if (ok) return srv;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`could not take port ${port} from the killed Chroma`);
+}
+
+/** What the agent was told by a tool, from the provider's view of the next turn. */
+const toolResults = (provider: FakeProvider) =>
+  provider.chatRequests.flatMap((r) => r.body.messages.filter((m) => m.role === "tool").map((m) => String(m.content)));
+
+/** Chat with search down: the model calls search (told it failed), then lookup_passage (local corpus), then answers. */
+async function chatWithSearchDown(s: RunningService, stream: boolean) {
+  s.provider.reset();
+  s.provider.enqueue(
+    reply.normal(), // preflight: the default script lets the question through
+    reply.toolCall("search_scripture", { query: "patience" }),
+    reply.toolCall("lookup_passage", { reference: "James 1:3" }),
+    reply.text("Patience grows under testing, as James 1:3 says."),
+  );
+  const out = await ask(s.client(KEY), stream);
+  expect(out).toMatchObject({ status: 200 });
+  expect(out.text).toContain("James 1:3");
+  const told = toolResults(s.provider);
+  expect(told.some((t) => t.includes("search_scripture is unavailable"))).toBe(true);
+  expect(told.some((t) => /testing of your faith produces endurance/i.test(t))).toBe(true);
+}
+
+describe("when Chroma is down at start-up", () => {
+  let s: RunningService;
+  afterAll(() => s?.close());
+
+  it("then /readyz is 503, search is 503 search_unavailable, chat still answers from the local corpus, /healthz is 200", async () => {
+    const port = await freePort();
+    s = await startService({ chroma: { url: `http://127.0.0.1:${port}` }, waitReady: false });
+    expect(await status(`${s.url}/healthz`)).toBe(200);
+    const ready = await fetch(`${s.url}/readyz`);
+    expect(ready.status).toBe(503);
+    const search = await fetch(`${s.url}/v1/scripture/search?q=patience`);
+    expect(search.status).toBe(503);
+    expect(await search.json()).toMatchObject({ error: { code: "search_unavailable", type: "server_error" } });
+    await chatWithSearchDown(s, false);
+    await chatWithSearchDown(s, true);
+    expect(s.provider.chatRequests.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
+});
+
+describe("when the embedded Chroma is killed mid-run", () => {
+  let s: RunningService;
+  afterAll(() => s?.close());
+
+  it("then readiness turns 503, chat keeps answering, and after the automatic restart search and /readyz are back", async () => {
+    s = await startService({ chroma: "embedded" });
+    expect(await status(`${s.url}/readyz`)).toBe(200);
+    expect(await status(`${s.url}/v1/scripture/search?q=patience`)).toBe(200);
+
+    const embedded = s.services.search.embedded()!;
+    const pid = embedded.pid()!;
+    process.kill(pid, "SIGKILL");
+    // The launcher restarts Chroma within a second; holding its port keeps it down long enough to
+    // observe the outage (each failed restart backs off), then releasing it lets the next restart win.
+    const blocker = await holdPort(Number(new URL(embedded.url).port), pid);
+    await until("/readyz 503", async () => (await status(`${s.url}/readyz`)) === 503, 10_000);
+    const down = await fetch(`${s.url}/v1/scripture/search?q=patience`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ error: { code: "search_unavailable" } });
+    await chatWithSearchDown(s, true);
+    await chatWithSearchDown(s, false);
+    await new Promise<void>((r) => blocker.close(() => r()));
+
+    await until("/readyz 200 after the restart", async () => (await status(`${s.url}/readyz`)) === 200);
+    expect(embedded.pid()).not.toBe(pid);
+    const back = await fetch(`${s.url}/v1/scripture/search?q=the%20Good%20Samaritan`);
+    expect(back.status).toBe(200);
+    expect(((await back.json()) as { results: { book_id: string }[] }).results[0]!.book_id).toBe("LUK");
+    s.provider.reset();
+    expect(await ask(s.client(KEY), false)).toMatchObject({ status: 200 });
+    expect(rejections).toEqual([]);
+  }, 90_000);
+});
