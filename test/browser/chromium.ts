@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { beforeEach } from "vitest";
 
 /** Debian's chromium; a browser is never downloaded. CHROMIUM_PATH overrides it for other systems. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -26,14 +27,31 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-/** A headless Chromium with a throwaway profile. A missing binary fails the test loudly: never a skip. */
+/** The reason browser tests cannot run, or undefined when the Chromium binary is there. */
+export function chromiumMissing(): Error | undefined {
+  if (existsSync(CHROMIUM_PATH)) return undefined;
+  return new Error(
+    `Browser tests need Chromium at ${CHROMIUM_PATH} (Debian: apt-get install -y chromium, or set CHROMIUM_PATH). ` +
+      "They never download a browser.",
+  );
+}
+
+/**
+ * Makes every test of the file fail with chromiumMissing()'s message when the binary is absent: a
+ * failing hook in beforeAll would only mark the tests skipped, and a missing browser must never pass
+ * for a skip.
+ */
+export function failEachTestWithoutChromium(): void {
+  beforeEach(() => {
+    const missing = chromiumMissing();
+    if (missing) throw missing;
+  });
+}
+
+/** A headless Chromium with a throwaway profile. */
 export async function launchChromium(viewport = { width: 1280, height: 900 }): Promise<Chromium> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Browser tests need Chromium at ${CHROMIUM_PATH} (Debian: apt-get install -y chromium, or set CHROMIUM_PATH). ` +
-        "They never download a browser.",
-    );
-  }
+  const missing = chromiumMissing();
+  if (missing) throw missing;
   const profile = await mkdtemp(join(tmpdir(), "biblical-chat-chromium-"));
   await mkdir(SCREENSHOTS, { recursive: true });
   const context = await chromium.launchPersistentContext(profile, {

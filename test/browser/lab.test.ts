@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page, Request } from "playwright-core";
 import { match, reply, type FakeProvider } from "../fakes/index.js";
 import { startFullStack } from "./app.js";
-import { inViewport, launchChromium, screenshot, watchProblems, type Chromium } from "./chromium.js";
+import { chromiumMissing, failEachTestWithoutChromium, inViewport, launchChromium, screenshot, watchProblems, type Chromium } from "./chromium.js";
 import type { Listening } from "../helpers/listen.js";
 
 const KEY = "sk-lab-browser-test-key-1234";
@@ -24,11 +24,13 @@ beforeAll(async () => {
   srv = await startFullStack();
   // The agent turn answers word by word, slowly enough for the page to show a half-streamed answer.
   srv.provider.on(match.agent(), reply.text(ANSWER, { chunkDelayMs: 30 }));
+  if (chromiumMissing()) return;
   browser = await launchChromium({ width: 1280, height: 900 });
   page = await browser.context.newPage();
   problems = watchProblems(page);
   browser.context.on("request", (r) => requests.push(r));
 });
+failEachTestWithoutChromium();
 afterAll(async () => {
   await browser?.close();
   await srv?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startPagesApp } from "./app.js";
-import { inViewport, launchChromium, screenshot, watchProblems, type Chromium } from "./chromium.js";
+import { chromiumMissing, failEachTestWithoutChromium, inViewport, launchChromium, screenshot, watchProblems, type Chromium } from "./chromium.js";
 import type { Listening } from "../helpers/listen.js";
 
 let srv: Listening;
@@ -12,10 +12,12 @@ let problems: string[];
 beforeAll(async () => {
   srv = await startPagesApp();
   // A phone-sized window: the reader must work there first.
+  if (chromiumMissing()) return;
   browser = await launchChromium({ width: 390, height: 844 });
   page = await browser.context.newPage();
   problems = watchProblems(page);
 });
+failEachTestWithoutChromium();
 afterAll(async () => {
   await browser?.close();
   await srv?.close();
