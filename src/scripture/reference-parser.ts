@@ -173,29 +173,31 @@ function run(lang: "en" | "es", text: string, mode: ParseMode): Reading {
   return { found: accept(text, entities, mode), spans: entities.map((entity) => entity.indices) };
 }
 
-// Spanish runs only when a word that could open a reference is left outside every English match.
-function needsSpanish(text: string, english: Candidate[], mode: ParseMode): boolean {
-  const words = /[\p{L}\p{M}\p{N}]+/gu;
-  for (let match = words.exec(text); match !== null; match = words.exec(text)) {
-    const at = match.index;
-    if (!isCandidateWord(match[0], mode === "prose")) continue;
-    if (!english.some((found) => at >= found.start && at < found.end)) return true;
-  }
-  return false;
+const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+const firstWord = (label: string) => fold(label).split(/[\s.]+/)[0] ?? "";
+const ENGLISH_FIRST = new Set(BOOKS.flatMap((book) => [book.name, book.osis].map(firstWord)));
+// Words that open only a Spanish name ("Juan", "Hechos"): such a text is read in Spanish first.
+const SPANISH_FIRST = new Set(BOOKS.map((book) => firstWord(book.nameEs)).filter((word) => !ENGLISH_FIRST.has(word)));
+
+const WORDS = /[\p{L}\p{M}\p{N}]+/gu;
+
+function candidateWords(text: string, mode: ParseMode): { at: number; word: string }[] {
+  return [...text.matchAll(WORDS)]
+    .filter((match) => isCandidateWord(match[0], mode === "prose"))
+    .map((match) => ({ at: match.index, word: match[0] }));
 }
 
-/**
- * Every reference in `text` (one segment of prose, or a whole query), in order, none overlapping.
- * English and Spanish are both read; where they overlap the longer reading wins.
- */
-export function parseReferences(input: string, mode: ParseMode): FoundReference[] {
+function readReferences(input: string, mode: ParseMode): FoundReference[] {
   const text = input.replace(ODD_DASHES, "-");
-  const english = run("en", text, mode);
-  const all = english.found;
-  if (needsSpanish(text, english.found, mode)) {
+  const candidates = candidateWords(text, mode);
+  const spanishFirst = SPANISH_FIRST.has(fold(candidates[0]?.word ?? ""));
+  const first = run(spanishFirst ? "es" : "en", text, mode);
+  const all = first.found;
+  // The other language runs only for a word that could open a reference outside every match.
+  if (candidates.some(({ at }) => !all.some((found) => at >= found.start && at < found.end))) {
     // "3 John 15" (no such verse) must not come back as the Spanish reading "John 15".
-    const inside = (found: Candidate) => english.spans.some(([start, end]) => start < found.start && found.start < end);
-    all.push(...run("es", text, mode).found.filter((found) => !inside(found)));
+    const inside = (found: Candidate) => first.spans.some(([start, end]) => start < found.start && found.start < end);
+    all.push(...run(spanishFirst ? "en" : "es", text, mode).found.filter((found) => !inside(found)));
   }
   all.sort((a, b) => a.start - b.start || (b.end - b.start) - (a.end - a.start));
   const kept: FoundReference[] = [];
@@ -209,3 +211,23 @@ export function parseReferences(input: string, mode: ParseMode): FoundReference[
   }
   return kept;
 }
+
+// A parse costs about 0.3 ms, mostly fixed per call, and answers keep citing the same few
+// passages; results are frozen so the memo cannot be changed through them.
+const MEMO_LIMIT = 4096;
+const memo = new Map<string, readonly FoundReference[]>();
+
+/**
+ * Every reference in `input` (one segment of prose, or a whole query), in order, none overlapping.
+ * English and Spanish are both read when needed; where they overlap the longer reading wins.
+ */
+export function parseReferences(input: string, mode: ParseMode): readonly FoundReference[] {
+  const key = `${mode}\u0000${input}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const found = Object.freeze(readReferences(input, mode).map((item) => Object.freeze({ ...item, ref: Object.freeze(item.ref) })));
+  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+  memo.set(key, found);
+  return found;
+}
+

@@ -27,13 +27,26 @@ const ORDINAL_WORDS = [
 ];
 
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+const LETTER = /[\p{L}\p{M}]/u;
 
+// Called for every character of every answer: ASCII is decided without a regex.
 export function isWordChar(ch: string | undefined): boolean {
-  return ch !== undefined && WORD_CHAR.test(ch);
+  if (ch === undefined) return false;
+  const code = ch.charCodeAt(0);
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return WORD_CHAR.test(ch);
 }
 
+function isLetter(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code < 128) return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return LETTER.test(ch);
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
 function fold(word: string): string {
-  return word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  return ASCII.test(word) ? word.toLowerCase() : word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
 const LABELS = BOOKS.flatMap((book) => [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]);
@@ -67,7 +80,7 @@ function isKeyPrefix(folded: string): boolean {
 export function isCandidateWord(word: string, requireCapital: boolean, complete = true): boolean {
   const first = word[0];
   if (first === undefined) return false;
-  if (requireCapital && /\p{Ll}/u.test(first)) return false;
+  if (requireCapital && first !== first.toUpperCase()) return false;
   return complete ? FIRST_WORDS.has(fold(word)) : isKeyPrefix(fold(word));
 }
 
@@ -92,6 +105,8 @@ function wordEnd(text: string, from: number): number {
 }
 
 function urlAt(text: string, from: number, final: boolean): "yes" | "no" | "unknown" {
+  const initial = text.charCodeAt(from) | 0x20;
+  if (initial !== 0x68 && initial !== 0x66 && initial !== 0x77) return "no"; // h, f, w
   const end = wordEnd(text, from);
   const word = text.slice(from, end).toLowerCase();
   if (!URL_STARTS.includes(word)) return end === text.length && !final && couldStartUrl(word) ? "unknown" : "no";
@@ -108,15 +123,13 @@ function urlEnd(text: string, from: number, final: boolean): SegmentEnd {
   return { end: text.length, complete: final, verbatim: true };
 }
 
-const LETTER = /[\p{L}\p{M}]/u;
-
 const CONNECTOR_PREFIXES = new Set([...CONNECTORS].flatMap((word) => [...word].map((_, n) => word.slice(0, n + 1))));
 
 // A word whose leading letters are lowercase and not a connector can never be inside a reference.
 // Judged on the leading letters alone, so a streamed "tod" is already known to be prose.
 function plainWordAt(text: string, from: number, final: boolean): "yes" | "no" | "unknown" {
   let end = from;
-  while (end < text.length && LETTER.test(text[end] as string)) end++;
+  while (end < text.length && isLetter(text[end] as string)) end++;
   const lead = text.slice(from, end);
   if (lead === "" || !/^\p{Ll}/u.test(lead)) return "no";
   if (end === text.length && !final) return CONNECTOR_PREFIXES.has(lead) ? "unknown" : "yes";

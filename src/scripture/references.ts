@@ -19,9 +19,10 @@ export function referencesInSegment(text: string, from: number, to: number, star
   const start = firstCandidate(text, from, to, true, false, startsMidWord);
   if (start < 0 || !mayHoldReference(text, start, to)) return [];
   return parseReferences(text.slice(start, to), "prose").map((found) => ({
-    ...found,
+    ref: { ...found.ref },
     start: found.start + start,
     end: found.end + start,
+    text: found.text,
   }));
 }
 
@@ -54,7 +55,7 @@ export function parsePassageQuery(query: string): ScriptureRef | null {
     if (item.ref.book !== first.ref.book || item.ref.chapter !== first.ref.chapter) return null;
     cursor = item.end;
   }
-  return QUERY_FILLER.test(query.slice(cursor)) ? first.ref : null;
+  return QUERY_FILLER.test(query.slice(cursor)) ? { ...first.ref } : null;
 }
 
 function bookName(ref: ScriptureRef, lang: Lang): string {
