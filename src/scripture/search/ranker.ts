@@ -63,19 +63,26 @@ export class PassageRanker {
   }
 
   rank(
-    input: { tokens: readonly string[]; dense: readonly DenseHit[] | null; titles: readonly TitleMatch[]; allowed?: (i: number) => boolean },
+    input: {
+      tokens: readonly string[];
+      dense: readonly DenseHit[] | null;
+      titles: readonly TitleMatch[];
+      /** Passages [from, to) that may rank: filters are contiguous because passages are in canonical order. */
+      range?: readonly [number, number];
+    },
     limit: number,
     fusion: FusionOptions = DEFAULT_FUSION,
   ): RankedChapter[] {
-    const allowed = input.allowed ?? (() => true);
+    const [from, to] = input.range ?? [0, this.passages.length];
+    const allowed = (i: number) => i >= from && i < to;
     const keyword = this.bm25.scores(input.tokens);
     const windowScore = new Float32Array(this.passages.length);
     if (fusion.mode === "rrf") this.fuseRrf(keyword, input.dense, windowScore, allowed, fusion.rrfK);
-    else this.fuseBlend(keyword, input.dense, windowScore, allowed, fusion.keyword);
+    else this.fuseBlend(keyword, input.dense, windowScore, [from, to], fusion.keyword);
 
     const best = new Float32Array(this.chapters.length);
     const second = new Float32Array(this.chapters.length);
-    for (let i = 0; i < windowScore.length; i++) {
+    for (let i = from; i < to; i++) {
       const s = windowScore[i]!;
       if (s <= 0) continue;
       const c = this.chapterOf[i]!;
@@ -94,12 +101,12 @@ export class PassageRanker {
   }
 
   /** Keyword scores scaled by their best among allowed windows; cosine as is (already in [0, 1] for hits). */
-  private fuseBlend(keyword: Float32Array, dense: readonly DenseHit[] | null, out: Float32Array, allowed: (i: number) => boolean, w: number) {
+  private fuseBlend(keyword: Float32Array, dense: readonly DenseHit[] | null, out: Float32Array, [from, to]: readonly [number, number], w: number) {
     let maxK = 0;
-    for (let i = 0; i < keyword.length; i++) if (keyword[i]! > maxK && allowed(i)) maxK = keyword[i]!;
+    for (let i = from; i < to; i++) if (keyword[i]! > maxK) maxK = keyword[i]!;
     const kw = dense ? w : 1;
-    if (maxK > 0) for (let i = 0; i < keyword.length; i++) if (keyword[i]! > 0 && allowed(i)) out[i] = (kw * keyword[i]!) / maxK;
-    if (dense) for (const h of dense) if (h.score > 0 && allowed(h.index)) out[h.index]! += (1 - w) * h.score;
+    if (maxK > 0) for (let i = from; i < to; i++) if (keyword[i]! > 0) out[i] = (kw * keyword[i]!) / maxK;
+    if (dense) for (const h of dense) if (h.score > 0 && h.index >= from && h.index < to) out[h.index]! += (1 - w) * h.score;
   }
 
   private fuseRrf(keyword: Float32Array, dense: readonly DenseHit[] | null, out: Float32Array, allowed: (i: number) => boolean, k: number) {

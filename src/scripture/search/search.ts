@@ -50,6 +50,7 @@ const DENSE_CANDIDATES = 64;
  */
 export class ScriptureSearch {
   private index: SearchIndex | undefined;
+  private readonly ranges = new Map<string, [number, number]>();
   private healthy: () => boolean = () => true;
   private onDown: (reason: string) => void = () => {};
 
@@ -90,10 +91,10 @@ export class ScriptureSearch {
   async keyword(req: SearchRequest): Promise<{ results: KeywordResult[] }> {
     const started = performance.now();
     const index = this.requireIndex();
-    const allowed = this.allowed(index, req);
+    const [from, to] = this.range(index, req) ?? [0, index.passages.length];
     const scores = index.ranker.bm25.scores(tokenize(req.query));
     const order: number[] = [];
-    for (let i = 0; i < scores.length; i++) if (scores[i]! > 0 && (!allowed || allowed(i))) order.push(i);
+    for (let i = from; i < to; i++) if (scores[i]! > 0) order.push(i);
     order.sort((a, b) => scores[b]! - scores[a]!);
     const bible = this.library.get(req.bibleId);
     const lang = bible?.language.startsWith("es") ? "es" : "en";
@@ -114,21 +115,31 @@ export class ScriptureSearch {
     return this.index;
   }
 
-  private allowed(index: SearchIndex, req: SearchRequest): ((i: number) => boolean) | undefined {
+  /** The passages a filter allows, as one range (canonical order keeps a book or testament contiguous). */
+  private range(index: SearchIndex, req: SearchRequest): [number, number] | undefined {
     if (!req.book && !req.testament) return undefined;
-    const passages = index.passages;
-    return (i) => {
-      const p = passages[i]!;
-      return (!req.book || p.book === req.book) && (!req.testament || p.testament === req.testament);
-    };
+    const key = `${req.testament ?? ""}/${req.book ?? ""}`;
+    let r = this.ranges.get(key);
+    if (!r) {
+      const ok = (i: number) => {
+        const p = index.passages[i]!;
+        return (!req.book || p.book === req.book) && (!req.testament || p.testament === req.testament);
+      };
+      let from = 0;
+      while (from < index.passages.length && !ok(from)) from++;
+      let to = from;
+      while (to < index.passages.length && ok(to)) to++;
+      this.ranges.set(key, (r = [from, to]));
+    }
+    return r;
   }
 
   private async rank(index: SearchIndex, req: SearchRequest): Promise<RankedChapter[]> {
-    const allowed = this.allowed(index, req);
+    const range = this.range(index, req);
     const vector = await index.embedder.embedQuery(req.query);
     let dense: DenseHit[] | null = null;
-    if (vector) dense = allowed ? this.denseInMemory(index, vector, allowed) : await this.denseFromChroma(index, vector);
-    const input = { tokens: tokenize(req.query), dense, titles: matchTitles(req.query), ...(allowed ? { allowed } : {}) };
+    if (vector) dense = range ? this.denseInMemory(index, vector, range) : await this.denseFromChroma(index, vector);
+    const input = { tokens: tokenize(req.query), dense, titles: matchTitles(req.query), ...(range ? { range } : {}) };
     return index.ranker.rank(input, req.limit, DEFAULT_FUSION);
   }
 
@@ -145,19 +156,11 @@ export class ScriptureSearch {
     }
   }
 
-  private denseInMemory(index: SearchIndex, vector: Float32Array, allowed: (i: number) => boolean): DenseHit[] {
+  /** Exact top-k by cosine over a range of held vectors: a few thousand dot products, about 1 ms idle. */
+  private denseInMemory(index: SearchIndex, vector: Float32Array, [from, to]: readonly [number, number]): DenseHit[] {
     const dim = index.embedder.dim;
-    const v = index.vectors;
-    const hits: DenseHit[] = [];
-    for (let i = 0; i < index.passages.length; i++) {
-      if (!allowed(i)) continue;
-      let s = 0;
-      const o = i * dim;
-      for (let k = 0; k < dim; k++) s += v[o + k]! * vector[k]!;
-      hits.push({ index: i, score: s });
-    }
-    hits.sort((a, b) => b.score - a.score);
-    return hits.slice(0, DENSE_CANDIDATES);
+    const scores = dotRange(index.vectors, vector, dim, from, to);
+    return topK(scores, from, DENSE_CANDIDATES);
   }
 
   private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number): SearchResult | undefined {
@@ -176,4 +179,27 @@ export class ScriptureSearch {
       similarity: Math.round(similarity * 10_000) / 10_000,
     };
   }
+}
+
+/** Dot products of `q` with rows [from, to) of a row-major matrix; a tight loop V8 keeps monomorphic. */
+function dotRange(m: Float32Array, q: Float32Array, dim: number, from: number, to: number): Float32Array {
+  const out = new Float32Array(to - from);
+  for (let i = from, o = from * dim; i < to; i++, o += dim) {
+    let s = 0;
+    for (let k = 0; k < dim; k++) s += m[o + k]! * q[k]!;
+    out[i - from] = s;
+  }
+  return out;
+}
+
+/** The k best scores with their positions (offset added), best first. */
+function topK(scores: Float32Array, offset: number, k: number): DenseHit[] {
+  if (scores.length <= k) {
+    return Array.from(scores, (score, i) => ({ index: i + offset, score })).sort((a, b) => b.score - a.score);
+  }
+  // The k-th largest value via a sorted copy is simpler than a heap and costs n log n on a few thousand floats.
+  const threshold = Float32Array.from(scores).sort()[scores.length - k]!;
+  const hits: DenseHit[] = [];
+  for (let i = 0; i < scores.length && hits.length < k * 2; i++) if (scores[i]! >= threshold) hits.push({ index: i + offset, score: scores[i]! });
+  return hits.sort((a, b) => b.score - a.score).slice(0, k);
 }

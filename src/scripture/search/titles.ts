@@ -67,14 +67,6 @@ export const TITLES: readonly TitleEntry[] = TITLE_LINES.map((l) => parseTitleLi
 export const TOPICS: readonly TitleEntry[] = TOPIC_LINES.map((l) => parseTitleLine(l, "topic"));
 const ALL = [...TITLES, ...TOPICS];
 
-function containsPhrase(haystack: readonly string[], needle: readonly string[]): boolean {
-  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return true;
-  }
-  return false;
-}
-
 export interface TitleMatch {
   entry: TitleEntry;
   /** Words of the longest matching name: longer names are more specific. */
@@ -83,19 +75,44 @@ export interface TitleMatch {
   coverage: number;
 }
 
+type PhraseIndex = Map<string, { entry: TitleEntry; phrase: string[] }[]>;
+
+/** Phrases keyed by their first word, so matching costs a lookup per query word, not a scan of 1,300 names. */
+function indexPhrases(entries: readonly TitleEntry[]): PhraseIndex {
+  const index: PhraseIndex = new Map();
+  for (const entry of entries) {
+    for (const phrase of entry.phrases) {
+      let list = index.get(phrase[0]!);
+      if (!list) index.set(phrase[0]!, (list = []));
+      list.push({ entry, phrase });
+    }
+  }
+  return index;
+}
+
+const DEFAULT_INDEX = indexPhrases(ALL);
+const indexes = new WeakMap<readonly TitleEntry[], PhraseIndex>();
+
 /**
  * Titles and topics whose name appears as a phrase in the query. Only the longest matches count, so
  * "the death of Jesus" is the crucifixion and not the topic "death".
  */
-export function matchTitles(query: string, titles: readonly TitleEntry[] = ALL): TitleMatch[] {
-  const q = phraseTokens(query);
-  if (q.length === 0) return [];
-  const out: TitleMatch[] = [];
-  for (const entry of titles) {
-    let best = 0;
-    for (const p of entry.phrases) if (p.length > best && containsPhrase(q, p)) best = p.length;
-    if (best > 0) out.push({ entry, length: best, coverage: best / q.length });
+export function matchTitles(query: string, titles?: readonly TitleEntry[]): TitleMatch[] {
+  let index = DEFAULT_INDEX;
+  if (titles) {
+    index = indexes.get(titles) ?? indexPhrases(titles);
+    indexes.set(titles, index);
   }
-  const longest = Math.max(0, ...out.map((m) => m.length));
-  return out.filter((m) => m.length === longest);
+  const q = phraseTokens(query);
+  const best = new Map<TitleEntry, number>();
+  for (let i = 0; i < q.length; i++) {
+    for (const { entry, phrase } of index.get(q[i]!) ?? []) {
+      if (i + phrase.length > q.length) continue;
+      let ok = true;
+      for (let j = 1; j < phrase.length && ok; j++) ok = q[i + j] === phrase[j];
+      if (ok && phrase.length > (best.get(entry) ?? 0)) best.set(entry, phrase.length);
+    }
+  }
+  const longest = Math.max(0, ...best.values());
+  return [...best].filter(([, n]) => n === longest).map(([entry, n]) => ({ entry, length: n, coverage: n / q.length }));
 }
