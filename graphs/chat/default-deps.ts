@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
 import { loadPrompts } from "../../src/prompts/loader.js";
 import { createLogger } from "../../src/logger.js";
@@ -9,6 +11,15 @@ import type { ChatDeps } from "./deps.js";
 import { createModelFactory } from "./models.js";
 
 /**
+ * Studio's local debugging settings (.env at the repository root, see .env.example). Variables already
+ * set win, so a test or a shell can override any of them; the service itself never reads .env.
+ */
+function loadLocalEnv() {
+  const file = fileURLToPath(new URL("../../.env", import.meta.url));
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+/**
  * Deps from configuration for LangGraph Studio, each built on first use so that importing graph.ts
  * (tests, `npm run graph`) loads nothing. The service builds its own deps and calls buildChatGraph.
  */
@@ -18,7 +29,7 @@ export function lazyDefaultDeps(): ChatDeps {
     if (!memo.has(key)) memo.set(key, make());
     return memo.get(key) as T;
   };
-  const config = () => once("config", () => loadConfig());
+  const config = () => once("config", () => (loadLocalEnv(), loadConfig()));
   const logger = () => once("logger", () => createLogger(config().logLevel));
   return {
     get models() {

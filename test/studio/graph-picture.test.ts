@@ -1,0 +1,30 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { graph } from "../../graphs/chat/graph.js";
+import { PICTURE_END, PICTURE_START, pictureBlock, withPicture } from "../../graphs/chat/picture.js";
+
+const README = new URL("../../README.md", import.meta.url);
+
+describe("the graph picture in the README", () => {
+  it("when the compiled graph is drawn, then the README holds exactly that drawing (else run npm run graph)", () => {
+    const readme = readFileSync(README, "utf8");
+    const mermaid = graph.getGraph().drawMermaid();
+    expect(readme, "README.md graph picture is stale: run `npm run graph`").toContain(pictureBlock(mermaid));
+  });
+
+  it("when the drawing is built, then every node and conditional branch of the graph is in it", () => {
+    const mermaid = graph.getGraph().drawMermaid();
+    for (const node of ["validateInput", "classifyPreflight", "respondCanned", "rejectInput", "callAgent", "callTools", "convertLinks"]) {
+      expect(mermaid).toContain(`\t${node}(${node})`);
+    }
+    expect(mermaid).toContain("classifyPreflight -.-> rejectInput;");
+    expect(mermaid).toContain("callAgent -.-> callTools;");
+  });
+
+  it("when a picture is replaced, then only the text between the markers changes and missing markers throw", () => {
+    const doc = `intro\n${PICTURE_START}\nold\n${PICTURE_END}\noutro\n`;
+    expect(withPicture(doc, "graph TD;\n")).toBe(`intro\n${pictureBlock("graph TD;")}\noutro\n`);
+    expect(withPicture(withPicture(doc, "a"), "a")).toBe(withPicture(doc, "a"));
+    expect(() => withPicture("no markers", "a")).toThrow(/markers/);
+  });
+});

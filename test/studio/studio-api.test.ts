@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, inject } from "vitest";
+import { loadPrompts } from "../../src/prompts/loader.js";
+import { match, messageText, reply, startFakeProvider, type FakeProvider } from "../fakes/index.js";
+import { startDevServer, type DevServer } from "./dev-server.js";
+
+const KEY = "sk-studio-run-9c2b";
+const QUESTION = "What does John 3:16 teach about God's love?";
+
+let provider: FakeProvider;
+let studio: DevServer;
+let ownDir: string | undefined;
+
+beforeAll(async () => {
+  provider = await startFakeProvider({ delayMs: 0 });
+  // The run's shared Chroma index when the globalSetup made one; else the graph's own deps ingest into a temp dir.
+  const get = inject as unknown as (key: string) => string | undefined;
+  const dataDir = get("indexDataDir");
+  const chromaUrl = get("indexChromaUrl");
+  if (!dataDir || !chromaUrl) ownDir = mkdtempSync(join(tmpdir(), "bc-studio-"));
+  studio = await startDevServer({
+    OPENAI_BASE_URL: provider.baseURL,
+    DATA_DIR: dataDir ?? ownDir!,
+    ...(chromaUrl ? { CHROMA_URL: chromaUrl } : {}),
+    LOG_LEVEL: "warn",
+  });
+}, 120_000);
+afterAll(async () => {
+  await studio?.stop();
+  await provider?.close();
+  if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+});
+beforeEach(() => provider.reset());
+
+const api = async (path: string, body?: unknown) => {
+  const res = await fetch(`${studio.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph offline", () => {
+  it("when the dev server is up, then /ok answers and the chat graph is registered as an assistant", async () => {
+    expect(await api("/ok")).toEqual({ status: 200, body: { ok: true } });
+    const { status, body } = await api("/assistants/search", { graph_id: "chat", limit: 10 });
+    expect(status).toBe(200);
+    const list = body as unknown as { assistant_id: string; graph_id: string }[];
+    expect(list.map((a) => a.graph_id)).toContain("chat");
+  });
+
+  it("when a run carries the key and options in its context, then the graph searches, answers with links and the key reaches the provider", async () => {
+    const { body } = await api("/runs/wait", {
+      assistant_id: "chat",
+      input: { messages: [{ role: "user", content: QUESTION }] },
+      context: { apiKey: KEY, model: "gpt-4o-mini", theology: "reformed", profile: "mature_believer", maxWords: 120 },
+    });
+    const state = body as { content?: string; finishReason?: string; category?: string; messages?: unknown[] };
+    expect(state.category).toBe("biblical_question");
+    expect(state.finishReason).toBe("stop");
+    expect(state.content).toContain("[John 3:16](/read/JHN/3?verse=16)");
+    expect(provider.chatRequests.length).toBeGreaterThanOrEqual(3);
+    for (const call of provider.chatRequests) expect(call.headers.authorization).toBe(`Bearer ${KEY}`);
+    const agent = provider.chatRequests.find((c) => c.body.tools)!;
+    const system = agent.body.messages.filter((m) => m.role === "system").map(messageText).join("\n");
+    const reformed = loadPrompts().theology("reformed")!.body.split("\n").find((l) => l.trim() && !l.includes("{{"))!.trim();
+    expect(system).toContain(reformed);
+    // The default script's tool call is a semantic search: its result came from the real index.
+    const tool = provider.chatRequests.at(-1)!.body.messages.find((m) => m.role === "tool")!;
+    expect(messageText(tool)).toMatch(/John 3/);
+    // The key lives in the context, never in the state Studio shows and checkpoints.
+    expect(JSON.stringify(body)).not.toContain(KEY);
+  }, 180_000);
+
+  it("when the context carries no key, then the run ends in an error and nothing is sent upstream", async () => {
+    const res = await fetch(`${studio.url}/runs/wait`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "chat", input: { messages: [{ role: "user", content: QUESTION }] }, context: { model: "gpt-4o-mini" } }),
+    });
+    const text = await res.text();
+    expect(text).toMatch(/key/i);
+    expect(provider.chatRequests).toHaveLength(0);
+  });
+
+  it("when the provider refuses the key, then the run reports the mapped error rather than an answer", async () => {
+    provider.on(match.any(), reply.error(401, { error: { message: "bad key", type: "invalid_request_error", code: "invalid_api_key" } }));
+    const res = await fetch(`${studio.url}/runs/wait`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "chat", input: { messages: [{ role: "user", content: QUESTION }] }, context: { apiKey: KEY } }),
+    });
+    const text = await res.text();
+    expect(text).toMatch(/invalid_api_key|rejected the API key|provider/i);
+    expect(text).not.toContain("[John 3:16]");
+  });
+});
