@@ -29,3 +29,12 @@ export function plainProxy(provider: FakeProvider): RunChat {
     return { kind: "answer", content, finishReason: "stop", usage, promptVersions: "" };
   };
 }
+
+/** The adapter's floor: a runner that answers at once without any provider call. */
+export function scriptedAnswer(pieces: string[]): RunChat {
+  const usage = { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 };
+  return async (_turns, _ctx, opts) => {
+    for (const piece of pieces) opts.onDelta?.(piece);
+    return { kind: "answer", content: pieces.join(""), finishReason: "stop", usage, promptVersions: "guardrails@0" };
+  };
+}

@@ -4,13 +4,15 @@
  * that calls lookup_passage, the answer turn. Figures are printed as a markdown table.
  *   added latency per provider call = (client latency - time inside the provider) / provider calls
  *   first-token delay = client receives the first answer text - provider sent the answer's first token
+ * Three paths: the adapter alone (a scripted runner, no provider: its floor), the adapter over one plain
+ * streamed provider call (a thin proxy, comparable with LiteLLM), and the adapter over the chat graph.
  */
 import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { match, reply } from "../test/fakes/index.js";
 import { startChatStack, type ChatStack } from "../test/http/chat-stack.js";
-import { plainProxy } from "./chat-proxy.js";
+import { plainProxy, scriptedAnswer } from "./chat-proxy.js";
 
 const now = () => performance.timeOrigin + performance.now();
 const N = Number(process.env.BENCH_N ?? 400);
@@ -62,7 +64,7 @@ async function once(stack: ChatStack, stream: boolean): Promise<Sample> {
   const calls = provider.chatRequests.filter((r) => r.seq > seq);
   const inside = calls.reduce((sum, r) => sum + ((r.finishedAt ?? t1) - r.receivedAt), 0);
   const answerCall = calls.at(-1);
-  const sample: Sample = { added: (t1 - t0 - inside) / calls.length, calls: calls.length };
+  const sample: Sample = { added: (t1 - t0 - inside) / Math.max(1, calls.length), calls: calls.length };
   if (firstText !== undefined && answerCall?.firstTokenAt !== undefined) sample.firstToken = firstText - answerCall.firstTokenAt;
   return sample;
 }
@@ -126,6 +128,7 @@ async function measure(label: string, stack: ChatStack): Promise<string[][]> {
 const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(" ");
 try {
   const rows = [
+    ...(await measure("adapter alone (scripted runner)", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: () => scriptedAnswer(ANSWER.split(/(?<=\. )/)) }))),
     ...(await measure("adapter + plain proxy", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: plainProxy }))),
     ...(await measure("adapter + chat graph", await graphStack())),
   ];

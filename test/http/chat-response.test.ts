@@ -106,7 +106,7 @@ describe("chat completions, non-stream", () => {
   });
 });
 
-export async function waitUntil(cond: () => boolean, ms = 2000) {
+async function waitUntil(cond: () => boolean, ms = 2000) {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error("condition not met in time");

@@ -11,10 +11,23 @@ export interface CompletionMeta {
   systemFingerprint?: string;
 }
 
+/** Few distinct values exist (theologies x profiles x prompt edits), so hashing each once is enough. */
+const fingerprints = new Map<string, string>();
+
+/** Changes exactly when the prompts behind the answer change, as OpenAI's does with its backend. */
+function fingerprint(promptVersions: string): string {
+  let fp = fingerprints.get(promptVersions);
+  if (fp === undefined) {
+    if (fingerprints.size >= 1000) fingerprints.clear();
+    fp = `fp_${createHash("sha256").update(promptVersions).digest("hex").slice(0, 10)}`;
+    fingerprints.set(promptVersions, fp);
+  }
+  return fp;
+}
+
 export function completionMeta(model: string, promptVersions?: string, now = Date.now()): CompletionMeta {
   const meta: CompletionMeta = { id: `chatcmpl-${randomUUID().replace(/-/g, "")}`, created: Math.floor(now / 1000), model };
-  // The fingerprint changes exactly when the prompts behind the answer change, as OpenAI's does with its backend.
-  if (promptVersions) meta.systemFingerprint = `fp_${createHash("sha256").update(promptVersions).digest("hex").slice(0, 10)}`;
+  if (promptVersions) meta.systemFingerprint = fingerprint(promptVersions);
   return meta;
 }
 
