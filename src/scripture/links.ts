@@ -30,6 +30,7 @@ interface Step {
 }
 
 const TEXT: Mode = { kind: "text" };
+const LINK_TEXT_LIMIT = 200;
 
 function convertSegment(text: string, end: number, startsMidWord: boolean): string {
   let out = "";
@@ -92,8 +93,9 @@ function stepUrl(text: string): Step {
 // A markdown link, an image, a reference-style link or a link definition is copied as it is;
 // "[John 3:16]" alone becomes the link "[John 3:16](/read/JHN/3?verse=16)"; any other "[" is text.
 function stepBracket(text: string, final: boolean): Step | null {
-  const close = /[\]\n]/.exec(text.slice(1));
-  if (close === null) return final ? verbatim(1, text) : null;
+  const close = /[\]\n]/.exec(text.slice(1, LINK_TEXT_LIMIT + 1));
+  // A "[" left open this long is prose, not link text: stop holding the answer back for it.
+  if (close === null) return final || text.length > LINK_TEXT_LIMIT ? verbatim(1, text) : null;
   const k = close.index + 1;
   if (text[k] === "\n") return verbatim(1, text);
   if (k + 1 === text.length && !final) return null;

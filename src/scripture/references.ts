@@ -3,12 +3,17 @@
  * write them back as text or as reader paths. Policies are documented in docs/references.md.
  */
 import { bookById } from "./books.js";
-import { parseReferences, type FoundReference, type ScriptureRef } from "./reference-parser.js";
+import { parseReferences, prepareParsers, type FoundReference, type ScriptureRef } from "./reference-parser.js";
 import { firstCandidate, mayHoldReference, segmentEnd } from "./reference-segments.js";
 
 export type { FoundReference, ScriptureRef } from "./reference-parser.js";
 
 export type Lang = "en" | "es";
+
+/** Call at start-up: the first reference otherwise pays for building the parsers. */
+export function prepareReferences(): void {
+  prepareParsers();
+}
 
 /**
  * References in text[from, to), one segment as cut by segmentEnd. Parsing starts at the segment's

@@ -102,6 +102,13 @@ describe("createLinkStream", () => {
     expect(stream.flush()).toBe("");
   });
 
+  it("when a bracket stays open for long, then it is prose and the text behind it flows", () => {
+    const stream = createLinkStream();
+    const long = `[${"and so on ".repeat(25)}`;
+    expect(stream.push(long)).toBe(long);
+    expect(stream.push("John 3:16 ]")).toBe("[John 3:16](/read/JHN/3?verse=16) ]");
+  });
+
   it("when the answer ends inside a reference, then flush links it", () => {
     const stream = createLinkStream();
     expect(stream.push("The end is Revelation 22:2")).toBe("The end is ");
