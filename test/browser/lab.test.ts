@@ -160,6 +160,34 @@ describe("the prompt lab in Chromium", () => {
     await screenshot(page, "lab-provider-refused");
   });
 
+  it("when the provider fails mid-answer, then the streamed part stays and the in-stream error shows", async () => {
+    srv.provider.reset();
+    // 50 words pass the turn gate, so the failure arrives after the answer began: an SSE error event.
+    srv.provider.on(match.agent(), reply.streamError(50, { text: ANSWER }));
+    await page.click("#ask");
+    await expect.poll(() => column("a").getAttribute("data-state"), { timeout: 15_000 }).toBe("error");
+    await expect.poll(() => column("b").getAttribute("data-state"), { timeout: 15_000 }).toBe("error");
+    for (const id of ["a", "b"] as const) {
+      expect(await column(id).locator(".output").textContent()).toContain("God so loved the world");
+      expect(await column(id).locator(".output").textContent()).not.toContain("Amen");
+      expect(await column(id).locator(".status").textContent()).toMatch(/^upstream_error: \S/);
+    }
+    await screenshot(page, "lab-mid-stream-error");
+  });
+
+  it("when Stop is pressed mid-answer, then both columns stop and the provider calls are abandoned", async () => {
+    srv.provider.reset();
+    srv.provider.on(match.agent(), reply.text(ANSWER, { chunkDelayMs: 250 }));
+    await page.click("#ask");
+    await expect.poll(() => column("a").locator(".output").textContent(), { timeout: 15_000 }).toContain("God so loved");
+    await page.click("#stop");
+    for (const id of ["a", "b"] as const) {
+      await expect.poll(() => column(id).locator(".status").textContent()).toBe("Stopped.");
+    }
+    await srv.provider.waitFor((p) => p.stats.abortedRequests >= 2, 10_000);
+    expect(await page.locator("#ask").isEnabled()).toBe(true);
+  });
+
   it("when all of it ran, then no CSP violation or script error was reported", () => {
     expect(problems).toEqual([]);
   });
