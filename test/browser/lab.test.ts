@@ -55,7 +55,7 @@ describe("the prompt lab in Chromium", () => {
   it("when asked without a key, then each column shows the error envelope readably", async () => {
     await page.fill("#question", "What does John 3:16 mean?");
     await page.click("#ask");
-    await expect.poll(() => column("a").locator(".status").textContent()).toMatch(/^401 · missing_api_key: /);
+    await expect.poll(() => column("a").locator(".status").textContent(), { timeout: 10_000 }).toMatch(/^401 · missing_api_key: /);
     expect(await column("b").locator(".status").textContent()).toMatch(/^401 · missing_api_key: /);
     expect(srv.provider.chatRequests).toHaveLength(0);
   });
@@ -182,7 +182,7 @@ describe("the prompt lab in Chromium", () => {
     await expect.poll(() => column("a").locator(".output").textContent(), { timeout: 15_000 }).toContain("God so loved");
     await page.click("#stop");
     for (const id of ["a", "b"] as const) {
-      await expect.poll(() => column(id).locator(".status").textContent()).toBe("Stopped.");
+      await expect.poll(() => column(id).locator(".status").textContent(), { timeout: 10_000 }).toBe("Stopped.");
     }
     await srv.provider.waitFor((p) => p.stats.abortedRequests >= 2, 10_000);
     expect(await page.locator("#ask").isEnabled()).toBe(true);
