@@ -51,10 +51,11 @@ export async function runChat(
     }
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
-    if (err instanceof GraphRecursionError) throw agentStepLimit(opts.maxSteps ?? 0);
+    if (err instanceof GraphRecursionError) throw agentStepLimit(opts.maxSteps);
     throw err;
   }
   if (!final) throw new Error("chat graph produced no state");
+  usage.settle();
   const category = final.category;
   if (category && REJECTED.has(category)) {
     return { kind: "rejected", category: category as RejectedCategory, message: final.content, usage: usage.usage };

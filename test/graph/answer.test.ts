@@ -45,6 +45,9 @@ describe("the answer turn", () => {
     expect(out.deltas.join("")).toBe(expected);
     await h.provider.waitFor((p) => p.stats.abortedRequests === 1, 2_000);
     expect(agentCalls()[0]!.aborted).toBe(true);
+    // The provider never reported usage for the aborted call; it is estimated, not dropped.
+    expect(out.usage.completion_tokens).toBeGreaterThanOrEqual(Math.ceil(expected.length / 4));
+    expect(out.usage.prompt_tokens).toBeGreaterThan(1_000);
   });
 
   it("when the provider stops at its token limit, then finish_reason is length", async () => {

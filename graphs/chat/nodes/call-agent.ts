@@ -23,12 +23,12 @@ class WordLimitReached extends Error {
   override name = "WordLimitReached";
 }
 
-export const agentStepLimit = (steps: number) =>
+export const agentStepLimit = (steps?: number) =>
   new AppError({
     status: 500,
     type: "server_error",
     code: "agent_step_limit",
-    message: `The assistant could not finish its answer within ${steps} steps.`,
+    message: `The assistant could not finish its answer within ${steps === undefined ? "the allowed" : steps} steps.`,
   });
 
 /**
