@@ -146,4 +146,10 @@ describe("chat completions: what the graph is given", () => {
     const res = await h.post({ messages: ask() }, { "content-type": "application/json; charset=utf-8" });
     expect(res.status).toBe(200);
   });
+
+  it("when all of the above ran, then no log line holds the caller's key", async () => {
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.logs.join("")).toContain('"msg":"chat completion"');
+    expect(h.logs.join("")).not.toContain(KEY);
+  });
 });

@@ -182,4 +182,10 @@ describe("chat completions, stream", () => {
     await waitUntil(() => signal?.aborted === true);
     expect(signal!.reason).toMatchObject({ name: "ClientGone" });
   });
+
+  it("when all of the above ran, then no log line holds the caller's key", async () => {
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.logs.join("")).toContain('"msg":"chat completion"');
+    expect(h.logs.join("")).not.toContain(KEY);
+  });
 });
