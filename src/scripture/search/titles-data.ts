@@ -407,7 +407,7 @@ export const TITLE_LINES: readonly string[] = [
   "Saved by grace through faith|dead in trespasses|dividing wall of hostility: EPH 2",
   "Unity of the Spirit|one body one Spirit|be angry and do not sin|put off the old self: EPH 4",
   "Wives and husbands|husbands love your wives|Christ and the church|be filled with the Spirit: EPH 5",
-  "The armor of God|full armor of God|whole armor of God|sword of the Spirit|shield of faith|spiritual warfare|la armadura de Dios: EPH 6:10-20",
+  "The armor of God|full armor of God|whole armor of God|armour of God|whole armour of God|sword of the Spirit|shield of faith|spiritual warfare|la armadura de Dios: EPH 6:10-20",
   "Children obey your parents|honor your father and mother|fathers do not provoke your children: EPH 6:1-4, COL 3:20-21",
   "To live is Christ and to die is gain: PHP 1",
   "Kenosis|Christ hymn|the mind of Christ|he humbled himself|every knee shall bow: PHP 2",
