@@ -150,6 +150,17 @@ describe("properties", () => {
     );
   }, 600_000);
 
+  it("when the text is any unicode string, then conversion neither throws nor changes the text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), cutPoints, (text, points) => {
+        const whole = convertLinks(text);
+        expect(streamed(cut(text, points)).out).toBe(whole);
+        if (!text.includes("[")) expect(unlink(whole)).toBe(text);
+      }),
+      { numRuns: 1000 },
+    );
+  }, 600_000);
+
   it("when links are added, then the text outside them is unchanged", () => {
     const plain = answerText.filter((text) => !/[[\]`]|https?:|www\./.test(text));
     fc.assert(
