@@ -6,8 +6,9 @@ import type { PreflightCategory } from "./types.js";
  */
 
 const INJECTION: RegExp[] = [
-  /\b(ignore|disregard|forget|override)\b.{0,30}\b(previous|prior|above|earlier|all|your|the)\b.{0,20}\b(instructions?|prompts?|rules|guardrails|directives)\b/i,
-  /\b(reveal|show|print|repeat|output|display|tell me|give me)\b.{0,20}\b(system|hidden|initial|secret|original)\s+(prompt|instructions?|message|rules)\b/i,
+  // "Should Christians ignore the rules of Leviticus?" is a question, so "the" and "all" alone do not count.
+  /\b(ignore|disregard|forget|override)\b.{0,30}\b(previous|prior|above|earlier|your|these|system)\b.{0,20}\b(instructions?|prompts?|rules|guardrails|directives)\b/i,
+  /\b(reveal|show|print|repeat|output|display|tell me|give me)\b.{0,20}\b(system|hidden|initial|secret)\s+(prompt|instructions?)\b/i,
   /\byou are now\b.{0,40}\b(DAN|jailbroken|unfiltered|without (any )?(rules|restrictions|filters))\b/i,
   /\b(jailbreak|developer mode|do anything now)\b/i,
   /<\s*\/?\s*(script|iframe|img|svg|object)\b[^>]*>/i,
@@ -16,7 +17,9 @@ const INJECTION: RegExp[] = [
   /\bunion\s+(all\s+)?select\b/i,
   /\{\{.*\}\}|\$\{.*\}/,
   /\b(olvida|ignora|descarta)\b.{0,30}\b(tus|las|todas)\b.{0,20}\binstrucciones\b/i,
-  /\b(muestra|revela|dime|imprime)\b.{0,20}\b(tu|el|las)\s+(prompt|instrucciones)\b.{0,20}\b(del sistema|secretas|ocultas|iniciales)?/i,
+  // "Dime las instrucciones de Dios" is a question; only *your* instructions or hidden ones count.
+  /\b(mu[eé]stra|revela|dime|imprime|repite)\w*\b.{0,20}\b(tu|tus)\s+(prompt|instrucciones|reglas)\b/i,
+  /\b(prompt|instrucciones)\s+(del sistema|secretas|ocultas|iniciales)\b/i,
 ];
 
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/u;
@@ -34,7 +37,8 @@ const GREETING_FILLER = new Set([
 ]);
 const GREETING_RE = new RegExp(`\\b(${GREETING_PHRASES.map((p) => p.replace(/ /g, "\\s+")).join("|")})\\b`, "g");
 
-const KEYBOARD_RUNS = /(qwer|wert|erty|rtyu|tyui|yuio|uiop|asdf|sdfg|dfgh|fghj|ghjk|hjkl|zxcv|xcvb|cvbn|vbnm)/i;
+// Runs along a keyboard row that no English or Spanish word (and no word of the three Bibles) contains.
+const KEYBOARD_RUNS = /(qwer|rtyu|tyui|yuio|uiop|asdf|sdfg|dfgh|fghj|ghjk|hjkl|zxcv|xcvb|cvbn|vbnm)/i;
 
 function normalize(text: string): string {
   return text
@@ -55,12 +59,16 @@ function isGreeting(text: string): boolean {
   return rest.every((w) => GREETING_FILLER.has(w));
 }
 
+/**
+ * Keyboard mash, tuned so that none of the 47,000 distinct words of the shipped Bibles counts
+ * ("witchcraft" and "firstfruits" have five consonants in a row, so it takes six).
+ */
 function isGibberishWord(word: string): boolean {
-  const w = word.toLowerCase();
+  const w = word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
   if (!/^\p{L}+$/u.test(w) || w.length < 3) return false;
   if (KEYBOARD_RUNS.test(w)) return true;
-  if (!/[aeiouyáéíóúü]/.test(w) && w.length >= 4) return true;
-  return /[^aeiouyáéíóúü]{5,}/.test(w);
+  if (!/[aeiouy]/.test(w) && w.length >= 4) return true;
+  return /[^aeiouy]{6,}/.test(w);
 }
 
 function isGibberish(text: string): boolean {
