@@ -13,6 +13,7 @@ import { buildPassages, DEFAULT_WINDOWS } from "./windows.js";
 /** Bump when windows, tokens or vectors change meaning: the corpus hash then changes and re-indexes. */
 const INDEX_VERSION = 1;
 const LSA = { dim: 128, seed: 42 };
+const COLLECTION_PREFIX = "scripture-";
 
 export type EmbedderConfig = { kind: "lsa" } | { kind: "openai"; baseURL: string; apiKey?: string; model: string };
 
@@ -34,8 +35,24 @@ export interface SearchIndex {
   mode: "warm" | "reupload" | "ingest";
 }
 
+/** The corpus side of the index: pure CPU, so it can run while Chroma boots in its own process. */
+export interface PreparedCorpus {
+  passages: Passage[];
+  tokens: string[][];
+  ranker: PassageRanker;
+  corpusHash: string;
+}
+
+export function prepareCorpus(bible: ChapterSource): PreparedCorpus {
+  const passages = buildPassages(bible, TITLES);
+  const tokens = passages.map((p) => tokenize(p.text));
+  return { passages, tokens, ranker: new PassageRanker(passages, tokens), corpusHash: corpusHashOf(passages) };
+}
+
 export interface IndexOptions {
   bible: ChapterSource;
+  /** Already prepared from `bible` (start-up overlaps it with Chroma's boot). */
+  prepared?: PreparedCorpus;
   conn: ChromaConnection;
   dataDir: string;
   embedder: EmbedderConfig;
@@ -76,16 +93,13 @@ export async function ensureIndex(options: IndexOptions): Promise<SearchIndex> {
   const log = options.logger;
   const started = Date.now();
   const files = new IndexFiles(options.dataDir);
-  const passages = buildPassages(options.bible, TITLES);
-  const tokens = passages.map((p) => tokenize(p.text));
-  const ranker = new PassageRanker(passages, tokens);
-  const corpusHash = corpusHashOf(passages);
+  const { passages, tokens, ranker, corpusHash } = options.prepared ?? prepareCorpus(options.bible);
   const spec = specOf(options.embedder);
   const prior = options.force ? undefined : files.readManifest();
   const priorValid = prior?.corpusHash === corpusHash && prior.embedderSpec === spec && prior.passages === passages.length;
 
   const embedder = await makeEmbedder(options.embedder, tokens, files, corpusHash, !priorValid, log);
-  const collection = `scripture-${corpusHash.slice(0, 8)}-${embedder.id}`.slice(0, 200);
+  const collection = `${COLLECTION_PREFIX}${corpusHash.slice(0, 8)}-${embedder.id}`.slice(0, 200);
   const vectorsFile = `${collection}.f32`;
   const store = new PassageStore(options.conn, { name: collection, embedderId: embedder.id, corpusHash, dim: embedder.dim });
   let vectors = priorValid && prior.embedderId === embedder.id ? files.readVectors(vectorsFile) : undefined;
@@ -122,7 +136,11 @@ export async function ensureIndex(options: IndexOptions): Promise<SearchIndex> {
           builtAt: new Date().toISOString(),
           ingestMs: Date.now() - started,
         };
-  if (mode !== "warm") files.writeManifest(manifest);
+  if (mode !== "warm") {
+    files.writeManifest(manifest);
+    const dropped = await store.dropOthers(COLLECTION_PREFIX);
+    if (dropped.length > 0) log.info({ dropped }, "search index: dropped stale collections");
+  }
   log.info({ mode, ms: Date.now() - started, collection, passages: passages.length }, "search index ready");
   const positions = new Map(passages.map((p, i) => [p.id, i]));
   return { passages, ranker, embedder, vectors, positions, store, manifest, mode };

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { connectChroma, type ChromaConnection } from "../../chroma/connection.js";
-import { startEmbeddedChroma, type EmbeddedChroma } from "../../chroma/embedded.js";
+import { freePort, startEmbeddedChroma, type EmbeddedChroma } from "../../chroma/embedded.js";
 import type { BibleLibrary } from "../corpus.js";
 import { DEFAULT_TRANSLATION_ID } from "../translations.js";
-import { ensureIndex, type EmbedderConfig, type SearchIndex } from "./index.js";
+import { ensureIndex, prepareCorpus, type EmbedderConfig, type SearchIndex } from "./index.js";
 import { ScriptureSearch, type SearchMetrics } from "./search.js";
 import type { ChapterSource } from "./types.js";
 
@@ -57,12 +57,17 @@ export function startSearchService(options: SearchServiceOptions): SearchService
   const indexed = (async () => {
     const bible = options.rankingBible ?? options.library.get(DEFAULT_TRANSLATION_ID);
     if (!bible) throw new Error(`search ranks on ${DEFAULT_TRANSLATION_ID}, which is not loaded`);
-    const url = options.chromaUrl ?? (embedded = await startEmbeddedChroma({ path: join(options.dataDir, "chroma"), logger: log })).url;
+    // Spawn Chroma first: it boots in its own process while this one cuts and tokenizes the corpus.
+    const booting = options.chromaUrl
+      ? undefined
+      : startEmbeddedChroma({ path: join(options.dataDir, "chroma"), logger: log, port: await freePort() });
+    const prepared = prepareCorpus(bible);
+    const url = booting ? (embedded = await booting).url : options.chromaUrl!;
     conn = connectChroma(url);
     const c = conn;
     c.onChange((up) => (up ? log.info({ url }, "Chroma reachable again") : log.error({ url }, "Chroma unreachable: search not ready")));
     state = "indexing";
-    const index = await ensureIndex({ bible, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log });
+    const index = await ensureIndex({ bible, prepared, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log });
     search.attach(index, c);
     state = "ready";
     return index;

@@ -57,6 +57,17 @@ export class PassageStore {
     }
   }
 
+  /**
+   * Drops our other collections (older corpus or embedder): they are never read again, and every
+   * collection left behind slows Chroma's start, which loads each one.
+   */
+  async dropOthers(prefix: string): Promise<string[]> {
+    const all = await this.conn.client.listCollections();
+    const stale = all.map((c) => c.name).filter((n) => n.startsWith(prefix) && n !== this.info.name);
+    for (const name of stale) await this.conn.client.deleteCollection({ name });
+    return stale;
+  }
+
   /** Nearest passages by cosine: ids with similarity (1 - cosine distance). */
   async query(vector: Float32Array, n: number): Promise<{ id: string; score: number }[]> {
     const c = await this.open();
