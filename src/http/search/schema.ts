@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { findBook, type Testament } from "../../scripture/books.js";
 import { invalidParameter, invalidRequest } from "../../errors.js";
 import { DEFAULT_TRANSLATION_ID } from "../../scripture/translations.js";
@@ -14,6 +15,34 @@ const TESTAMENTS: Readonly<Record<string, Testament>> = {
 
 type Raw = Record<string, unknown>;
 
+/**
+ * The parameters as zod schemas: parseSearchRequest validates each field with them (in the order the
+ * errors must come), and the OpenAPI document is generated from the same objects.
+ */
+const queryText = z.string().max(MAX_QUERY_CHARS).describe("Search text (a passage reference such as \"John 3:16\" returns its chapter directly).");
+const optionalText = z.string().nullish();
+const limitInt = z.int().min(1).max(MAX_LIMIT);
+// Query strings carry text: digits (spaces around allowed) count as the number they spell.
+const limitValue = z
+  .union([limitInt, z.string().regex(/^\s*\d+\s*$/).transform(Number).pipe(limitInt)])
+  .describe(`Number of results, 1 to ${MAX_LIMIT} (default 5).`);
+const testamentValue = z
+  .string()
+  .refine((v) => TESTAMENTS[v.toLowerCase().replace(/\s+/g, " ")] !== undefined)
+  .describe('"Old Testament" or "New Testament" (case-insensitive; OT/NT also accepted).');
+
+const commonFields = {
+  bible_id: optionalText.describe("Translation of the returned text (default eng-web); see GET /v1/translations."),
+  limit: z.union([limitValue, z.literal(""), z.null()]).optional(),
+  testament: optionalText.pipe(testamentValue.nullish()).describe(testamentValue.description!),
+  book: optionalText.describe('Restrict to one book by name or id ("John", "JHN", "Juan").'),
+};
+
+/** GET /v1/scripture/search query string. */
+export const SearchQuerySchema = z.object({ q: queryText, ...commonFields });
+/** POST /v1/scripture/search JSON body. */
+export const SearchBodySchema = z.object({ query: queryText, ...commonFields });
+
 /** One value per parameter: a repeated query-string key (?limit=1&limit=2) is ambiguous. */
 function single(raw: Raw, name: string): unknown {
   const v = raw[name];
@@ -23,20 +52,19 @@ function single(raw: Raw, name: string): unknown {
 
 function optionalString(raw: Raw, name: string): string | undefined {
   const v = single(raw, name);
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") throw invalidParameter(`'${name}' must be a string.`, name);
-  const trimmed = v.trim();
+  const checked = optionalText.safeParse(v);
+  if (!checked.success) throw invalidParameter(`'${name}' must be a string.`, name);
+  if (checked.data === undefined || checked.data === null) return undefined;
+  const trimmed = checked.data.trim();
   return trimmed === "" ? undefined : trimmed;
 }
 
 function parseLimit(raw: Raw): number {
   const v = single(raw, "limit");
   if (v === undefined || v === null || v === "") return 5;
-  const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) {
-    throw invalidParameter(`'limit' must be an integer from 1 to ${MAX_LIMIT}.`, "limit");
-  }
-  return n;
+  const n = limitValue.safeParse(v);
+  if (!n.success) throw invalidParameter(`'limit' must be an integer from 1 to ${MAX_LIMIT}.`, "limit");
+  return n.data;
 }
 
 /**
@@ -49,7 +77,7 @@ export function parseSearchRequest(raw: Raw, queryParam: "q" | "query", bibleIds
     throw invalidRequest(`'${queryParam}' is required and must not be empty.`, queryParam);
   }
   if (typeof q !== "string") throw invalidRequest(`'${queryParam}' must be a string.`, queryParam);
-  if (q.length > MAX_QUERY_CHARS) {
+  if (!queryText.safeParse(q).success) {
     throw invalidParameter(`'${queryParam}' is too long: at most ${MAX_QUERY_CHARS} characters.`, queryParam);
   }
 
@@ -61,10 +89,10 @@ export function parseSearchRequest(raw: Raw, queryParam: "q" | "query", bibleIds
   const limit = parseLimit(raw);
 
   const testamentText = optionalString(raw, "testament");
-  const testament = testamentText === undefined ? undefined : TESTAMENTS[testamentText.toLowerCase().replace(/\s+/g, " ")];
-  if (testamentText !== undefined && testament === undefined) {
+  if (testamentText !== undefined && !testamentValue.safeParse(testamentText).success) {
     throw invalidParameter(`'testament' must be "Old Testament" or "New Testament".`, "testament");
   }
+  const testament = testamentText === undefined ? undefined : TESTAMENTS[testamentText.toLowerCase().replace(/\s+/g, " ")];
 
   const bookText = optionalString(raw, "book");
   const book = bookText === undefined ? undefined : findBook(bookText);
