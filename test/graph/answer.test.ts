@@ -145,6 +145,19 @@ describe("usage and steps", () => {
     }
   });
 
+  it("when the last step may not call tools, then its text is the answer even if the provider adds a call", async () => {
+    const capped = await startHarness({ maxSteps: 1 });
+    try {
+      capped.provider.on(match.agent(), reply.toolCall("lookup_passage", { reference: "John 1:1" }, { text: "The Word is Christ." }));
+      const out = await capped.run("Who is the Word?", { skipPreflight: true });
+      expect(out).toMatchObject({ kind: "answer", content: "The Word is Christ." });
+      expect(out.deltas.join("")).toBe("The Word is Christ.");
+      expect(capped.provider.chatRequests[0]!.body.tool_choice).toBe("none");
+    } finally {
+      await capped.close();
+    }
+  });
+
   it("when the provider ignores tool_choice none on the last step, then the run fails with agent_step_limit", async () => {
     const capped = await startHarness({ maxSteps: 2 });
     try {

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { HOLD_CHARS, TurnGate } from "../../graphs/chat/answer/turn-gate.js";
 import { limitWords, SENTENCE_WINDOW, WordLimiter } from "../../graphs/chat/answer/word-limit.js";
 
 const wordArb = fc.constantFrom("grace", "God", "love.", "John", "3:16", "faith!", "hope?", "(see", "it).", "“Amen.”", "peace,", "a", "Dios.", "¿qué?");
@@ -83,5 +84,36 @@ describe("max_words limit", () => {
     const r = limiter.push(" four");
     expect(r.cut).toBe(true);
     expect(limiter.text).toBe("One two three");
+  });
+});
+
+describe("turn gate", () => {
+  it("when a turn may call tools, then short text is held until the turn ends", () => {
+    const gate = new TurnGate();
+    expect(gate.text("Let me check. ")).toBe("");
+    expect(gate.end()).toBe("Let me check. ");
+  });
+
+  it("when a tool call follows held text, then the text is dropped", () => {
+    const gate = new TurnGate();
+    expect(gate.text("Let me look that up.")).toBe("");
+    gate.toolCallSeen();
+    expect(gate.end()).toBe("");
+    expect(gate.isToolTurn).toBe(true);
+  });
+
+  it("when held text passes the threshold with a sentence end, then it streams and a later tool call is ignored", () => {
+    const gate = new TurnGate();
+    const long = `${"Grace is a gift. ".repeat(Math.ceil(HOLD_CHARS / 17))}`;
+    expect(gate.text(long)).toBe(long);
+    expect(gate.text("More.")).toBe("More.");
+    gate.toolCallSeen();
+    expect(gate.isToolTurn).toBe(false);
+    expect(gate.isAnswerTurn).toBe(true);
+  });
+
+  it("when the turn cannot call tools, then text streams at once", () => {
+    const gate = new TurnGate(false);
+    expect(gate.text("In the")).toBe("In the");
   });
 });

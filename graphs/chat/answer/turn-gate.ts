@@ -14,8 +14,15 @@ const SENTENCE_END = /[.!?…。！？]["'”’»)\]*_]*(\s|$)/u;
 
 export class TurnGate {
   private held = "";
-  private committed = false;
+  private committed: boolean;
   private toolCall = false;
+  /** The model asked for a tool in this turn, whether or not the call is honoured. */
+  calledTools = false;
+
+  /** toolsPossible false (tool_choice "none"): the turn can only answer, so nothing is held. */
+  constructor(toolsPossible = true) {
+    this.committed = !toolsPossible;
+  }
 
   /** Text to release to the answer now (empty while held or dropped). */
   text(piece: string): string {
@@ -27,6 +34,7 @@ export class TurnGate {
   }
 
   toolCallSeen(): void {
+    this.calledTools = true;
     if (this.committed) return;
     this.toolCall = true;
     this.held = "";

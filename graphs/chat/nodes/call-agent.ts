@@ -51,7 +51,7 @@ export function createCallAgent(deps: ChatDeps) {
     });
     const emit = (text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent);
     const answer = new AnswerStream(ctx.maxWords, ctx.convertLinks ? deps.links : null, emit, deps.logger);
-    const gate = new TurnGate();
+    const gate = new TurnGate(!finalStep);
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
     let turn: AIMessageChunk | undefined;
     const done = startCall(deps.metrics, "agent");
@@ -110,6 +110,8 @@ export function createCallAgent(deps: ChatDeps) {
       if (rest) answer.push(rest);
     }
     answer.finish();
+    // A provider that ignores tool_choice "none" on the last step would otherwise answer with nothing.
+    if (finalStep && gate.calledTools && answer.text.trim() === "") throw agentStepLimit(deps.maxSteps);
     return {
       messages: [new AIMessage(answer.text)],
       answer: answer.text,
