@@ -8,6 +8,7 @@ import { listingsRouter, type ListingSources } from "./http/listings/route.js";
 import { httpMetrics, metricsRouter } from "./http/metrics/route.js";
 import type { Metrics } from "./metrics.js";
 import { cors, requestContext } from "./http/middleware.js";
+import { rateLimit } from "./http/rate-limit.js";
 
 export interface AppDeps {
   config: Config;
@@ -51,6 +52,10 @@ export function createApp(deps: AppDeps) {
       error: { message: "The service is shutting down; retry shortly.", type: "server_error", code: "service_unavailable", param: null },
     });
   });
+  if (deps.config.rateLimitPerMinute > 0) {
+    // Key-less endpoints only: chat is paid for by each caller's own provider key.
+    app.use(rateLimit({ perMinute: deps.config.rateLimitPerMinute, skip: (req) => req.path.toLowerCase().startsWith("/v1/chat/") }));
+  }
   app.use(listingsRouter(deps.listings));
   for (const router of deps.routers) app.use(router);
   for (const hook of deps.errorHooks ?? []) app.use(hook);
