@@ -8,6 +8,7 @@ import { ProviderTimeout } from "./provider-errors.js";
 export class Deadline {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
+  private lastActivity = performance.now();
   private readonly onParentAbort: () => void;
 
   constructor(
@@ -17,7 +18,7 @@ export class Deadline {
     this.onParentAbort = () => this.abort(parent?.reason);
     if (parent?.aborted) this.abort(parent.reason);
     else parent?.addEventListener("abort", this.onParentAbort, { once: true });
-    this.arm();
+    this.schedule(timeoutMs);
   }
 
   get signal(): AbortSignal {
@@ -28,11 +29,12 @@ export class Deadline {
     return this.controller.signal.reason instanceof ProviderTimeout;
   }
 
-  /** Restart the silence timer (a chunk arrived). */
+  /**
+   * Restart the silence clock (a chunk arrived). Only a timestamp: the one timer checks it when it
+   * fires, instead of a clearTimeout and setTimeout for every token.
+   */
   arm(): void {
-    clearTimeout(this.timer);
-    if (this.controller.signal.aborted) return;
-    this.timer = setTimeout(() => this.abort(new ProviderTimeout(`no response within ${this.timeoutMs} ms`)), this.timeoutMs);
+    this.lastActivity = performance.now();
   }
 
   abort(reason?: unknown): void {
@@ -43,5 +45,13 @@ export class Deadline {
   stop(): void {
     clearTimeout(this.timer);
     this.parent?.removeEventListener("abort", this.onParentAbort);
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      const silent = performance.now() - this.lastActivity;
+      if (silent >= this.timeoutMs) this.abort(new ProviderTimeout(`no response within ${this.timeoutMs} ms`));
+      else this.schedule(this.timeoutMs - silent);
+    }, ms);
   }
 }

@@ -5,12 +5,26 @@ import { createKeywordSearchTool } from "./keyword-search.js";
 import { createLookupPassageTool } from "./lookup-passage.js";
 import { createSearchScriptureTool } from "./search-scripture.js";
 
-/** The agent's tools for one request; they close over the deps and the request's translation. */
-export function createTools(deps: ChatDeps, ctx: ChatContext) {
+function buildTools(deps: ChatDeps, ctx: ChatContext) {
   return [createSearchScriptureTool(deps, ctx), createKeywordSearchTool(deps, ctx), createLookupPassageTool(deps, ctx)];
 }
 
-export type ChatTool = ReturnType<typeof createTools>[number];
+export type ChatTool = ReturnType<typeof buildTools>[number];
+
+const built = new WeakMap<ChatDeps, Map<string, ChatTool[]>>();
+
+/**
+ * The agent's tools; they close over the deps and the request's translation, the only per-request
+ * value they read. Building zod-backed tools costs milliseconds, so each translation's set is built
+ * once per deps.
+ */
+export function createTools(deps: ChatDeps, ctx: ChatContext): ChatTool[] {
+  let byBible = built.get(deps);
+  if (!byBible) built.set(deps, (byBible = new Map()));
+  let tools = byBible.get(ctx.bibleId);
+  if (!tools) byBible.set(ctx.bibleId, (tools = buildTools(deps, ctx)));
+  return tools;
+}
 
 export type ToolDefinition = ReturnType<typeof convertToOpenAITool>;
 
