@@ -5,6 +5,7 @@ import { runChat } from "../graphs/chat/run.js";
 import type { AppDeps } from "./app.js";
 import type { Config } from "./config.js";
 import { chatAuthFirst, chatCatalog, chatRouter } from "./http/chat/route.js";
+import { openapiRouter } from "./http/openapi/route.js";
 import { pagesRouter } from "./http/pages/route.js";
 import { searchRouter } from "./http/search/route.js";
 import type { Logger } from "./logger.js";
@@ -65,6 +66,7 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
       config,
     }),
     pagesRouter({ bibles }),
+    openapiRouter(),
   ];
 
   const app: AppDeps = {

@@ -15,6 +15,7 @@ export interface RealService {
   url: string;
   provider: FakeProvider;
   services: Services;
+  app: ReturnType<typeof createApp>;
   close(): Promise<void>;
 }
 
@@ -44,11 +45,13 @@ export async function startRealService(): Promise<RealService> {
   const logger = createLogger("silent", new Writable({ write: (_c, _e, cb) => cb() }));
   const services = buildServices(config, logger);
   await services.search.indexed;
-  const srv = await listen(createApp(services.app));
+  const app = createApp(services.app);
+  const srv = await listen(app);
   return {
     url: srv.url,
     provider,
     services,
+    app,
     async close() {
       await srv.close();
       await services.stop();

@@ -1,0 +1,235 @@
+import { z } from "zod";
+import { ChatBodySchema } from "../chat/schema.js";
+import { SearchBodySchema, SearchQuerySchema } from "../search/schema.js";
+import * as R from "./responses.js";
+
+type Json = Record<string, unknown>;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json) => ({ "application/json": { schema } });
+const html = { "text/html": { schema: { type: "string" } } };
+
+/** Component schemas: requests as the validators read them (input), responses as sent (output). */
+function components(): Record<string, Json> {
+  const requests = z.registry<{ id: string }>();
+  requests.add(ChatBodySchema, { id: "ChatCompletionRequest" });
+  requests.add(SearchBodySchema, { id: "ScriptureSearchRequest" });
+  const responses = z.registry<{ id: string }>();
+  const named: Record<string, z.ZodType> = {
+    ErrorResponse: R.ErrorResponse,
+    ChatCompletion: R.ChatCompletion,
+    ChatCompletionChunk: R.ChatCompletionChunk,
+    ModelList: R.ModelList,
+    Model: R.Model,
+    TheologyList: R.TheologyList,
+    ProfileList: R.ProfileList,
+    TranslationList: R.TranslationList,
+    ScriptureSearchResponse: R.SearchResponse,
+    Health: R.Health,
+    Readiness: R.Readiness,
+  };
+  for (const [id, schema] of Object.entries(named)) responses.add(schema, { id });
+  const uri = (id: string) => `#/components/schemas/${id}`;
+  const out: Record<string, Json> = {
+    ...(z.toJSONSchema(requests, { io: "input", uri, unrepresentable: "any" }).schemas as Record<string, Json>),
+    ...(z.toJSONSchema(responses, { io: "output", uri, unrepresentable: "any" }).schemas as Record<string, Json>),
+  };
+  // OpenAPI 3.1 schemas are JSON Schema 2020-12 already; the per-schema dialect line is noise there.
+  // $id would make each component its own resource, against which the "#/components/..." refs misresolve.
+  for (const schema of Object.values(out)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return out;
+}
+
+/** The codes each status can carry on an endpoint; every entry is OpenAI's error envelope. */
+type ErrorCodes = Record<number, string[]>;
+
+const SERVICE_ERRORS: ErrorCodes = {
+  405: ["method_not_allowed"],
+  500: ["internal_error"],
+  503: ["service_unavailable"],
+};
+const KEYLESS_ERRORS: ErrorCodes = { ...SERVICE_ERRORS, 429: ["rate_limited"] };
+
+function errorResponses(codes: ErrorCodes): Json {
+  const out: Json = {};
+  for (const [status, list] of Object.entries(codes)) {
+    out[status] = {
+      description: `Error envelope; code: ${list.join(", ")}.`,
+      content: json({
+        allOf: [ref("ErrorResponse"), { type: "object", properties: { error: { type: "object", properties: { code: { enum: list } } } } }],
+      }),
+    };
+  }
+  return out;
+}
+
+/** Query parameters from the same zod schema the GET handler validates with. */
+function queryParameters(schema: z.ZodObject): Json[] {
+  const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties: Record<string, Json>; required?: string[] };
+  return Object.entries(js.properties).map(([name, prop]) => {
+    const { description, ...rest } = prop;
+    return { name, in: "query", required: js.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest };
+  });
+}
+
+function chatPath(): Json {
+  return {
+    post: {
+      operationId: "createChatCompletion",
+      summary: "Answer a Bible question (chat completions format, stream or not).",
+      tags: ["chat"],
+      security: [{ bearerAuth: [] }],
+      parameters: [
+        {
+          name: "X-Convert-Scripture-Links",
+          in: "header",
+          required: false,
+          description: "Overrides convert_scripture_links / disable_scripture_links.",
+          schema: { type: "string", enum: ["true", "false"] },
+        },
+      ],
+      requestBody: { required: true, content: json(ref("ChatCompletionRequest")) },
+      responses: {
+        200: {
+          description: "The answer (application/json), or with stream=true a text/event-stream of chunks.",
+          headers: { "X-Prompt-Versions": { description: "Versions of the prompts used.", schema: { type: "string" } } },
+          content: { ...json(ref("ChatCompletion")), "text/event-stream": { schema: ref("ChatCompletionChunk") } },
+        },
+        ...errorResponses({
+          400: [
+            "invalid_request",
+            "invalid_parameter",
+            "unsupported_parameter",
+            "content_filter",
+            "context_length_exceeded",
+            "model_not_found",
+            "upstream_invalid_request",
+          ],
+          401: ["missing_api_key", "invalid_api_key"],
+          413: ["request_too_large"],
+          429: ["conversation_limit_exceeded", "provider_rate_limited"],
+          ...SERVICE_ERRORS,
+          500: ["internal_error", "agent_step_limit"],
+          502: ["upstream_error"],
+          504: ["upstream_timeout"],
+        }),
+      },
+    },
+  };
+}
+
+function searchPath(): Json {
+  const common = {
+    tags: ["scripture"],
+    responses: {
+      200: { description: "Chapters ranked by relevance, or the one chapter a passage reference names.", content: json(ref("ScriptureSearchResponse")) },
+      ...errorResponses({ 400: ["invalid_request", "invalid_parameter"], ...KEYLESS_ERRORS, 503: ["service_unavailable", "search_unavailable"] }),
+    },
+  };
+  return {
+    get: { operationId: "searchScriptureGet", summary: "Semantic scripture search (query string).", parameters: queryParameters(SearchQuerySchema), ...common },
+    post: {
+      operationId: "searchScripturePost",
+      summary: "Semantic scripture search (JSON body).",
+      requestBody: { required: true, content: json(ref("ScriptureSearchRequest")) },
+      ...common,
+      responses: { ...common.responses, ...errorResponses({ 413: ["request_too_large"] }) },
+    },
+  };
+}
+
+const listing = (operationId: string, summary: string, schema: string, tag = "listings") => ({
+  get: { operationId, summary, tags: [tag], responses: { 200: { description: summary, content: json(ref(schema)) }, ...errorResponses(KEYLESS_ERRORS) } },
+});
+
+const page = (operationId: string, summary: string, responses: Json, parameters: Json[] = []) => ({
+  get: { operationId, summary, tags: ["pages"], parameters, responses },
+});
+
+const pathParam = (name: string, description: string, type = "string") => ({ name, in: "path", required: true, description, schema: { type } });
+
+/** The whole OpenAPI 3.1 document. Built once per router: it depends on code only, not on config. */
+export function buildOpenApiDocument(version = "0.1.0"): Json {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "biblical-chat",
+      version,
+      description: "OpenAI-compatible chat completions that answer Bible questions with scripture-linked answers; bring your own provider key.",
+    },
+    servers: [{ url: "/" }],
+    tags: [{ name: "chat" }, { name: "scripture" }, { name: "listings" }, { name: "operations" }, { name: "pages" }],
+    paths: {
+      "/v1/chat/completions": chatPath(),
+      "/v1/scripture/search": searchPath(),
+      "/v1/models": listing("listModels", "Models that can be named in `model`.", "ModelList"),
+      "/v1/models/{model}": {
+        get: {
+          operationId: "getModel",
+          summary: "One model.",
+          tags: ["listings"],
+          parameters: [pathParam("model", "Model id.")],
+          responses: { 200: { description: "The model.", content: json(ref("Model")) }, ...errorResponses({ 404: ["model_not_found"], ...KEYLESS_ERRORS }) },
+        },
+      },
+      "/v1/theologies": listing("listTheologies", "Theologies (values for theology / theology_slug).", "TheologyList"),
+      "/v1/profiles": listing("listProfiles", "Profiles (values for profile / profile_slug).", "ProfileList"),
+      "/v1/translations": listing("listTranslations", "Translations (values for bible_id).", "TranslationList"),
+      "/healthz": listing("healthz", "Liveness: 200 while the process serves.", "Health", "operations"),
+      "/readyz": {
+        get: {
+          operationId: "readyz",
+          summary: "Readiness: 200 once scripture search is ready.",
+          tags: ["operations"],
+          responses: {
+            200: { description: "Ready.", content: json(ref("Readiness")) },
+            503: { description: "Not ready yet, draining, or the vector store is down.", content: json(ref("Readiness")) },
+          },
+        },
+      },
+      "/metrics": {
+        get: {
+          operationId: "metrics",
+          summary: "Prometheus metrics (text exposition format).",
+          tags: ["operations"],
+          responses: { 200: { description: "Metrics.", content: { "text/plain": { schema: { type: "string" } } } }, ...errorResponses(SERVICE_ERRORS) },
+        },
+      },
+      "/openapi.json": {
+        get: {
+          operationId: "openapi",
+          summary: "This document.",
+          tags: ["operations"],
+          responses: { 200: { description: "OpenAPI 3.1.", content: json({ type: "object" }) } },
+        },
+      },
+      "/read": page("readerHome", "The reader: redirects to Genesis 1.", { 302: { description: "Redirect to /read/GEN/1." } }),
+      "/read/{book_id}": page("readerBook", "Redirects to the book's first chapter.", { 302: { description: "Redirect." }, 404: { description: "Friendly HTML 404.", content: html } }, [
+        pathParam("book_id", "USFM book id (JHN)."),
+      ]),
+      "/read/{book_id}/{chapter}": page(
+        "readerChapter",
+        "A chapter with the requested verses highlighted (the target of answer links).",
+        { 200: { description: "HTML page.", content: html }, 301: { description: "Canonical address." }, 404: { description: "Friendly HTML 404.", content: html } },
+        [
+          pathParam("book_id", "USFM book id (JHN)."),
+          pathParam("chapter", "Chapter number.", "integer"),
+          { name: "verse", in: "query", required: false, description: "A verse or range to highlight (16 or 28-30).", schema: { type: "string" } },
+          { name: "bible_id", in: "query", required: false, description: "Translation (default eng-web).", schema: { type: "string" } },
+        ],
+      ),
+      "/lab": page("promptLab", "The prompt lab: two configurations answer side by side.", { 200: { description: "HTML page.", content: html } }),
+      "/assets/{file}": page("asset", "Static files of the pages.", { 200: { description: "The file." }, 404: { description: "No such file." } }, [
+        pathParam("file", "File name."),
+      ]),
+    },
+    components: {
+      schemas: components(),
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "Your own model-provider key (sk-...), passed through; never stored." },
+      },
+    },
+  };
+}

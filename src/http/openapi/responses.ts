@@ -1,0 +1,108 @@
+import { z } from "zod";
+
+/**
+ * Response shapes for the OpenAPI document. Requests are validated by the endpoints' own zod schemas
+ * (chat, search); responses are built by plain functions, so their shapes are stated here and the
+ * OpenAPI test checks real responses against them, which keeps the two honest.
+ */
+
+export const ErrorObject = z
+  .object({
+    message: z.string(),
+    type: z.enum(["invalid_request_error", "server_error"]),
+    code: z.string(),
+    param: z.string().nullable(),
+    limit: z.int().optional().describe("conversation_limit_exceeded only: the most user messages allowed (5)."),
+    count: z.int().optional().describe("conversation_limit_exceeded only: the user messages sent."),
+  })
+  .loose();
+
+export const ErrorResponse = z.object({ error: ErrorObject }).describe("OpenAI's error envelope, used by every endpoint.");
+
+const Usage = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
+const FinishReason = z.enum(["stop", "length"]);
+
+export const ChatCompletion = z.object({
+  id: z.string(),
+  object: z.literal("chat.completion"),
+  created: z.int(),
+  model: z.string(),
+  system_fingerprint: z.string().optional(),
+  choices: z.array(
+    z.object({
+      index: z.int(),
+      message: z.object({ role: z.literal("assistant"), content: z.string(), refusal: z.null().optional() }),
+      logprobs: z.null().optional(),
+      finish_reason: FinishReason,
+    }),
+  ),
+  usage: Usage,
+});
+
+export const ChatCompletionChunk = z
+  .object({
+    id: z.string(),
+    object: z.literal("chat.completion.chunk"),
+    created: z.int(),
+    model: z.string(),
+    system_fingerprint: z.string().optional(),
+    choices: z.array(
+      z.object({
+        index: z.int(),
+        delta: z.object({ role: z.literal("assistant").optional(), content: z.string().optional() }),
+        logprobs: z.null().optional(),
+        finish_reason: FinishReason.nullable(),
+      }),
+    ),
+    usage: Usage.nullable().optional(),
+  })
+  .describe(
+    "One `data:` event of the text/event-stream. The first chunk's delta carries role; the last has finish_reason; with stream_options.include_usage a final chunk has choices [] and usage. The stream ends with `data: [DONE]`; a failure after the first byte is a `data: {\"error\":{...}}` event, then `data: [DONE]`.",
+  );
+
+const Model = z.object({ id: z.string(), object: z.literal("model"), created: z.int(), owned_by: z.string() });
+export const ModelList = z.object({ object: z.literal("list"), data: z.array(Model) });
+export { Model };
+
+export const TheologyList = z.object({
+  theologies: z.array(z.object({ slug: z.string(), name: z.string(), description: z.string(), is_default: z.boolean() })),
+});
+
+export const ProfileList = z.object({
+  profiles: z.array(
+    z.object({
+      slug: z.string(),
+      name: z.string(),
+      description: z.string(),
+      experience_level: z.int().min(0).max(5),
+      is_default: z.boolean(),
+    }),
+  ),
+});
+
+export const TranslationList = z.object({
+  translations: z.array(z.object({ id: z.string(), name: z.string(), language: z.string(), is_default: z.boolean() })),
+});
+
+const SearchResult = z.object({
+  reference: z.string(),
+  book: z.string(),
+  book_id: z.string(),
+  chapter: z.int(),
+  text: z.string().describe("The whole chapter in the requested translation."),
+  similarity: z.number().min(0).max(1),
+});
+
+export const SearchResponse = z.object({
+  results: z.array(SearchResult),
+  query: z.string(),
+  bible_id: z.string(),
+  total: z.int(),
+  type: z.enum(["semantic_hybrid", "direct_passage"]),
+});
+
+export const Health = z.object({ status: z.literal("ok") });
+export const Readiness = z
+  .object({ status: z.enum(["ready", "starting", "draining"]) })
+  .loose()
+  .describe("200 when scripture search is ready, else 503 with the reason (e.g. search: indexing).");
