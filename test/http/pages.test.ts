@@ -42,6 +42,10 @@ describe("the reader", () => {
     expect(rv.html).toContain('<html lang="es">');
     expect(rv.html).toContain("<h1>Juan 3</h1>");
     expect(rv.html).toMatch(/de tal manera amó Dios al mundo/);
+    expect(rv.html).toContain("<label>Traducción <select");
+    expect(rv.html).toContain("<summary>Capítulos de Juan</summary>");
+    expect(rv.html).toContain('<a rel="next" class="next" href="/read/JHN/4?bible_id=spa-rv1909">Juan 4 ›</a>');
+    expect(rv.html).toContain('<a class="brand" href="/read/GEN/1?bible_id=spa-rv1909">Lector bíblico</a>');
   });
 
   it("when a psalm has a superscription, then it is shown above the verses", async () => {

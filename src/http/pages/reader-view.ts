@@ -5,6 +5,19 @@ import { bookName, readerHref, type ChapterRef, type ReaderView } from "./reader
 
 const title = (ref: ChapterRef, t: Translation) => `${bookName(ref.book, t)} ${ref.chapter}`;
 
+// The page chrome speaks the translation's language, so a Spanish chapter is a Spanish page.
+const UI = {
+  en: {
+    reader: "Bible reader", translation: "Translation", show: "Show", books: "Books", chaptersOf: "Chapters of",
+    ot: "Old Testament", nt: "New Testament", around: "Chapters before and after", footer: "Public-domain text.",
+  },
+  es: {
+    reader: "Lector bíblico", translation: "Traducción", show: "Mostrar", books: "Libros", chaptersOf: "Capítulos de",
+    ot: "Antiguo Testamento", nt: "Nuevo Testamento", around: "Capítulos anterior y siguiente", footer: "Texto de dominio público.",
+  },
+} as const;
+const ui = (t: Translation) => (t.language === "es" ? UI.es : UI.en);
+
 function pager(view: ReaderView, where: string): string {
   const id = view.translation.id;
   const link = (ref: ChapterRef | undefined, rel: "prev" | "next") =>
@@ -22,8 +35,8 @@ function translationForm(view: ReaderView): string {
     ? `<input type="hidden" name="verse" value="${esc(view.highlight.from === view.highlight.to ? `${view.highlight.from}` : `${view.highlight.from}-${view.highlight.to}`)}">`
     : "";
   return `<form class="translation" method="get" action="/read/${esc(view.book.id)}/${view.chapter}">
-<label>Translation <select name="bible_id" id="bible-id">${options}</select></label>${verse}
-<button type="submit" class="go">Show</button>
+<label>${esc(ui(view.translation).translation)} <select name="bible_id" id="bible-id">${options}</select></label>${verse}
+<button type="submit" class="go">${esc(ui(view.translation).show)}</button>
 </form>`;
 }
 
@@ -43,12 +56,13 @@ function jumpNav(view: ReaderView): string {
       return `<li><a href="${esc(readerHref({ book: view.book, chapter: c }, view.translation.id))}"${current}>${c}</a></li>`;
     })
     .join("");
+  const t = ui(view.translation);
   return `<div class="jump">
-<details class="books"><summary>Books</summary>
-<h2>Old Testament</h2><ul class="book-list">${bookList(view, BOOKS.filter((b) => b.testament === "OT"))}</ul>
-<h2>New Testament</h2><ul class="book-list">${bookList(view, BOOKS.filter((b) => b.testament === "NT"))}</ul>
+<details class="books"><summary>${esc(t.books)}</summary>
+<h2>${esc(t.ot)}</h2><ul class="book-list">${bookList(view, BOOKS.filter((b) => b.testament === "OT"))}</ul>
+<h2>${esc(t.nt)}</h2><ul class="book-list">${bookList(view, BOOKS.filter((b) => b.testament === "NT"))}</ul>
 </details>
-<details class="chapters"><summary>Chapters of ${esc(bookName(view.book, view.translation))}</summary>
+<details class="chapters"><summary>${esc(t.chaptersOf)} ${esc(bookName(view.book, view.translation))}</summary>
 <ul class="chapter-list">${chapters}</ul>
 </details>
 </div>`;
@@ -71,12 +85,13 @@ export function renderReader(assets: PageAssets, view: ReaderView): string {
     ? `:${view.highlight.from}${view.highlight.to !== view.highlight.from ? `-${view.highlight.to}` : ""}`
     : "";
   const superscription = view.text.superscription ? `<p class="superscription">${esc(view.text.superscription)}</p>` : "";
+  const t = ui(view.translation);
   const body = `<header class="bar">
-<a class="brand" href="/read/GEN/1">Bible reader</a>
+<a class="brand" href="${esc(readerHref({ book: BOOKS[0]!, chapter: 1 }, view.translation.id))}">${esc(t.reader)}</a>
 ${translationForm(view)}
 </header>
 ${jumpNav(view)}
-${pager(view, "Chapters before and after")}
+${pager(view, t.around)}
 <main id="text" lang="${esc(view.translation.language)}">
 <h1>${esc(heading)}</h1>
 <p class="edition">${esc(view.translation.name)}</p>
@@ -85,8 +100,8 @@ ${superscription}
 ${verses(view)}
 </p>
 </main>
-${pager(view, "Chapters before and after (bottom)")}
-<footer class="foot">Public-domain text. <a href="/lab">Prompt lab</a></footer>`;
+${pager(view, t.around)}
+<footer class="foot">${esc(t.footer)} <a href="/lab" lang="en">Prompt lab</a></footer>`;
   return layout(assets, {
     title: `${heading}${range} · ${view.translation.name}`,
     lang: view.translation.language,
