@@ -17,7 +17,7 @@ const recorder: MetricsRecorder = {
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ metrics: recorder, providerTimeoutMs: 300 });
+  h = await startHarness({ metrics: recorder, providerTimeoutMs: 1_500 });
 });
 afterAll(() => h.close());
 beforeEach(() => {
