@@ -40,6 +40,7 @@ interface Entity {
   entities: { valid: { valid: boolean; messages: Record<string, unknown> } }[];
 }
 interface Parser {
+  add_books(books: { books: { osis: string[]; regexp: RegExp }[] }): void;
   parse(text: string): unknown;
   parsed_entities(): unknown[];
   set_options(options: Record<string, unknown>): unknown;
@@ -83,9 +84,29 @@ function parserFor(lang: "en" | "es", mode: ParseMode): Parser {
   if (parser === undefined) {
     parser = new bcv_parser((lang === "en" ? en : es) as LanguageModule) as unknown as Parser;
     parser.set_options(MODE_OPTIONS[mode]);
+    if (lang === "es") parser.add_books({ books: spanishOrdinalBooks() });
     parsers.set(key, parser);
   }
   return parser;
+}
+
+const ORDINAL_PATTERNS: Record<string, string> = {
+  "1": "Primer[oa]?|1(?:a|ª|ra|ro|o|º|er)?\\.?",
+  "2": "Segund[oa]|2(?:a|ª|da|do|o|º)?\\.?",
+  "3": "Tercer[oa]?|3(?:a|ª|ra|ro|o|º|er)?\\.?",
+};
+const ACCENTED: Record<string, string> = { a: "[aá]", e: "[eé]", i: "[ií]", o: "[oó]", u: "[uú]", á: "[aá]", é: "[eé]", í: "[ií]", ó: "[oó]", ú: "[uú]" };
+
+// The Spanish module reads "1 Juan" but not "Primera de Juan" or "1a Juan", and would then link the
+// Gospel: numbered Spanish books are taught the ordinal forms.
+function spanishOrdinalBooks(): { osis: string[]; regexp: RegExp }[] {
+  return BOOKS.flatMap((book) => {
+    const numbered = /^([123]) (.+)$/.exec(book.nameEs);
+    if (numbered === null) return [];
+    const [, digit, name] = numbered as unknown as [string, string, string];
+    const tail = [...name].map((ch) => ACCENTED[ch] ?? ch).join("");
+    return [{ osis: [book.osis], regexp: new RegExp(`(?:${ORDINAL_PATTERNS[digit]})\\s*(?:de\\s+)?(?:San\\s+)?${tail}`) }];
+  });
 }
 
 /** Builds the four parsers now (a few hundred ms of regex compilation) instead of on first use. */
@@ -106,6 +127,9 @@ const WORD_ABBREVIATIONS = new Set([
 
 // Dashes the parser does not read as ranges, swapped one for one so offsets stay put.
 const ODD_DASHES = /[\u2010\u2011\u2012\u2212\uFE63\uFF0D]/g;
+
+const ORDINAL_SUFFIX = /^([123])(?:a|ª|ra|ro|o|º|er|da|do|st|nd|rd)\.?(?=\s|$)/i;
+const ORDINAL_BEFORE = /(?:^|[^\p{L}\p{N}])(?:[123](?:a|ª|ra|ro|o|º|er|da|do|st|nd|rd)?\.?|I{1,3}|[Pp]rimer[oa]?|[Ss]egund[oa]|[Tt]ercer[oa]?|First|Second|Third)\s+(?:de\s+)?$/u;
 
 const BANNED_MESSAGES = ["start_chapter_not_exist", "start_verse_not_exist", "end_chapter_not_exist", "end_verse_not_exist",
   "end_chapter_before_start", "end_verse_before_start", "start_chapter_is_zero", "start_verse_is_zero"];
@@ -142,7 +166,8 @@ function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] 
   for (const entity of entities) {
     const [start, rawEnd] = entity.indices;
     const span = text.slice(start, rawEnd);
-    const bookText = (/^(?:[123]\s*)?[^\d]*/.exec(span)?.[0] ?? "").trim();
+    // "1a Juan", "2º Reyes": books.ts knows the ordinal words and digits, not these suffixes.
+    const bookText = (/^(?:[123]\s*)?[^\d]*/.exec(span)?.[0] ?? "").trim().replace(ORDINAL_SUFFIX, "$1");
     const continuation = !/\p{L}/u.test(bookText);
     let ok = entity.osis !== "" && entity.entities.every((part) => part.valid.valid &&
       !Object.keys(part.valid.messages).some((message) => BANNED_MESSAGES.includes(message)));
@@ -150,8 +175,10 @@ function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] 
     if (continuation) {
       ok &&= previous !== undefined && previous.entityId === entity.entity_id && previous.accepted;
     } else {
-      const letter = /\p{L}/u.exec(bookText)?.[0] ?? "";
+      const letter = /\p{L}/u.exec(bookText.replace(/^[123]\s*de\s+/, ""))?.[0] ?? "";
       ok &&= findBook(bookText) === book && book !== undefined;
+      // An unread ordinal before an unnumbered book ("3 Juan" misread as "Juan") means another book.
+      ok &&= book === undefined || /^[123]/.test(book.id) || !ORDINAL_BEFORE.test(text.slice(Math.max(0, start - 12), start));
       if (mode === "prose") {
         ok &&= !/\p{Ll}/u.test(letter) && (start === 0 || !isWordChar(text[start - 1]));
       }

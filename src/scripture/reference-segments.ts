@@ -24,6 +24,7 @@ const URL_STARTS = ["http", "https", "ftp", "www"];
 const ORDINAL_WORDS = [
   "i", "ii", "iii", "1st", "2nd", "3rd", "first", "second", "third",
   "primer", "primero", "primera", "segundo", "segunda", "tercer", "tercero", "tercera",
+  "1a", "1ª", "1ra", "1ro", "1o", "1º", "1er", "2a", "2ª", "2da", "2do", "2o", "2º", "3a", "3ª", "3ra", "3ro", "3o", "3º", "3er",
 ];
 
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
