@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { connectChroma, type ChromaConnection } from "../../chroma/connection.js";
 import { freePort, startEmbeddedChroma, type EmbeddedChroma } from "../../chroma/embedded.js";
 import type { BibleLibrary } from "../corpus.js";
+import { prepareReferences } from "../references.js";
 import { DEFAULT_TRANSLATION_ID } from "../translations.js";
 import { ensureIndex, prepareCorpus, type EmbedderConfig, type SearchIndex } from "./index.js";
 import { ScriptureSearch, type SearchMetrics } from "./search.js";
@@ -62,6 +63,8 @@ export function startSearchService(options: SearchServiceOptions): SearchService
       ? undefined
       : startEmbeddedChroma({ path: join(options.dataDir, "chroma"), logger: log, port: await freePort() });
     const prepared = prepareCorpus(bible);
+    // Direct-passage detection parses every query; build its parsers now, not on the first request.
+    prepareReferences();
     const url = booting ? (embedded = await booting).url : options.chromaUrl!;
     conn = connectChroma(url);
     const c = conn;
