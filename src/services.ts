@@ -56,6 +56,7 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
     providerTimeoutMs: config.provider.timeoutMs,
     providerName: new URL(config.provider.baseURL).host,
     logger: logger.child({ component: "chat" }),
+    metrics,
   });
 
   const routers: Router[] = [
