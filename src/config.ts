@@ -47,6 +47,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: intFrom(0, 0, 1_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
   TRUST_PROXY: bool(false),
+  // LangGraph Studio local debugging only (graphs/chat/default-deps.ts); the HTTP service never uses it.
+  STUDIO_API_KEY: z.string().min(1).optional(),
 });
 
 export type Config = {
@@ -66,6 +68,8 @@ export type Config = {
   rateLimitPerMinute: number;
   shutdownTimeoutMs: number;
   trustProxy: boolean;
+  /** Key for Studio runs whose context has none (local debugging); never read by the HTTP service. */
+  studioApiKey?: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -102,5 +106,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
+    studioApiKey: e.STUDIO_API_KEY,
   };
 }

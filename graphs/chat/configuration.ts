@@ -23,10 +23,10 @@ export const DEFAULT_BIBLE_ID = "eng-web";
  * The HTTP adapter always sends a complete context; LangGraph Studio may send a partial one, so
  * missing values take the service's defaults here, on every read.
  */
-export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prompts" | "defaultModel" | "preflightModel">): ChatContext {
+export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prompts" | "defaultModel" | "preflightModel" | "studioApiKey">): ChatContext {
   const c = (config.context ?? {}) as Partial<ChatContext>;
   return {
-    apiKey: c.apiKey ?? "",
+    apiKey: c.apiKey ?? deps.studioApiKey ?? "",
     model: c.model ?? deps.defaultModel,
     preflightModel: c.preflightModel ?? deps.preflightModel,
     theology: c.theology ?? deps.prompts.defaultTheology.slug,

@@ -77,5 +77,8 @@ export function lazyDefaultDeps(): ChatDeps {
     get preflightModel() {
       return config().preflightModel;
     },
+    get studioApiKey() {
+      return config().studioApiKey;
+    },
   };
 }

@@ -102,6 +102,8 @@ export interface ChatDeps {
   /** Used when a run's context names none (LangGraph Studio); the adapter always names them. */
   defaultModel: string;
   preflightModel: string;
+  /** A key for runs whose context carries none: LangGraph Studio local debugging (.env) only; the service never sets it. */
+  studioApiKey?: string | undefined;
   /** Agent model calls per request (AGENT_MAX_STEPS). */
   maxSteps: number;
   /** PROVIDER_TIMEOUT_MS: the longest wait for response headers or for the next stream chunk. */

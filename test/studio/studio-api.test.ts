@@ -25,6 +25,8 @@ beforeAll(async () => {
     DATA_DIR: dataDir ?? ownDir!,
     ...(chromaUrl ? { CHROMA_URL: chromaUrl } : {}),
     LOG_LEVEL: "warn",
+    // A developer's own .env or shell must not lend the keyless run a key.
+    STUDIO_API_KEY: "",
   });
 }, 120_000);
 afterAll(async () => {
