@@ -158,6 +158,16 @@ function trimEnd(text: string, start: number, end: number): number {
   return suffix === null ? last : last + suffix[0].length;
 }
 
+// "Revelation of John 1:1" is Revelation: the words before a match must not make a longer book name.
+function partOfLongerName(text: string, start: number, bookText: string, book: Book): boolean {
+  const before = text.slice(Math.max(0, start - 40), start).split(/\s+/).filter(Boolean);
+  for (let words = 1; words <= 3 && words <= before.length; words++) {
+    const longer = findBook(`${before.slice(-words).join(" ")} ${bookText}`);
+    if (longer !== undefined && longer !== book) return true;
+  }
+  return false;
+}
+
 interface Candidate extends FoundReference { entityId: number }
 
 function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] {
@@ -179,6 +189,7 @@ function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] 
       ok &&= findBook(bookText) === book && book !== undefined;
       // An unread ordinal before an unnumbered book ("3 Juan" misread as "Juan") means another book.
       ok &&= book === undefined || /^[123]/.test(book.id) || !ORDINAL_BEFORE.test(text.slice(Math.max(0, start - 12), start));
+      ok &&= book === undefined || !partOfLongerName(text, start, bookText, book);
       if (mode === "prose") {
         ok &&= !/\p{Ll}/u.test(letter) && (start === 0 || !isWordChar(text[start - 1]));
       }

@@ -150,6 +150,15 @@ function listedAt(text: string, from: number, at: number): boolean {
 function bookAt(text: string, at: number, final: boolean): "yes" | "no" | "unknown" {
   const end = wordEnd(text, at);
   const word = text.slice(at, end);
+  // "Gen 1:1, 2:7" continues; "Gen 1:1, 2 Kings 2:11" starts anew: a number opens a book only
+  // when a capitalised word follows it.
+  if (/^\d+$/.test(word)) {
+    let next = end;
+    while (next < text.length && /\s/.test(text[next] as string)) next++;
+    if (next === text.length) return final ? "no" : "unknown";
+    const ch = text[next] as string;
+    return next > end && isLetter(ch) && ch !== ch.toLowerCase() && isCandidateWord(word, true) ? "yes" : "no";
+  }
   if (end === text.length && !final) return isCandidateWord(word, true, false) ? "unknown" : "no";
   return isCandidateWord(word, true) ? "yes" : "no";
 }
