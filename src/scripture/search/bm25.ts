@@ -49,7 +49,7 @@ export class Bm25Index {
   }
 
   /** Scores every document; documents without a query term score 0. Repeated query terms count once. */
-  scores(query: readonly string[], out = new Float32Array(this.size)): Float32Array {
+  scores(query: readonly string[], out: Float32Array = new Float32Array(this.size)): Float32Array {
     out.fill(0);
     for (const term of new Set(query)) {
       const p = this.postings.get(term);

@@ -36,6 +36,7 @@ export class PassageRanker {
   readonly bm25: Bm25Index;
   readonly chapterOf: Int32Array;
   private readonly firstWindow: number[] = [];
+  private readonly scratch: Record<"keyword" | "window" | "best" | "second" | "score", Float32Array>;
   readonly chapters: { book: string; chapter: number }[] = [];
   private readonly chapterIndex = new Map<string, number>();
 
@@ -56,6 +57,9 @@ export class PassageRanker {
       }
       this.chapterOf[i] = c;
     });
+    const n = passages.length;
+    const m = this.chapters.length;
+    this.scratch = { keyword: new Float32Array(n), window: new Float32Array(n), best: new Float32Array(m), second: new Float32Array(m), score: new Float32Array(m) };
   }
 
   chapterId(book: string, chapter: number): number | undefined {
@@ -75,13 +79,15 @@ export class PassageRanker {
   ): RankedChapter[] {
     const [from, to] = input.range ?? [0, this.passages.length];
     const allowed = (i: number) => i >= from && i < to;
-    const keyword = this.bm25.scores(input.tokens);
-    const windowScore = new Float32Array(this.passages.length);
+    // rank() never awaits, so one set of scratch buffers serves every call without garbage per query.
+    const { keyword: kbuf, window: windowScore, best, second, score } = this.scratch;
+    const keyword = this.bm25.scores(input.tokens, kbuf);
+    windowScore.fill(0);
+    best.fill(0);
+    second.fill(0);
     if (fusion.mode === "rrf") this.fuseRrf(keyword, input.dense, windowScore, allowed, fusion.rrfK);
     else this.fuseBlend(keyword, input.dense, windowScore, [from, to], fusion.keyword);
 
-    const best = new Float32Array(this.chapters.length);
-    const second = new Float32Array(this.chapters.length);
     for (let i = from; i < to; i++) {
       const s = windowScore[i]!;
       if (s <= 0) continue;
@@ -89,7 +95,6 @@ export class PassageRanker {
       if (s > best[c]!) (second[c] = best[c]!), (best[c] = s);
       else if (s > second[c]!) second[c] = s;
     }
-    const score = new Float32Array(this.chapters.length);
     for (let c = 0; c < score.length; c++) score[c] = best[c]! + fusion.second * second[c]!;
     this.addTitles(score, input.titles, allowed, fusion);
 
