@@ -13,7 +13,7 @@ import { createMetrics, type Metrics } from "./metrics.js";
 import { listProfiles, listTheologies, loadPrompts } from "./prompts/loader.js";
 import { loadBibleLibrary } from "./scripture/corpus.js";
 import { convertLinks, createLinkStream } from "./scripture/links.js";
-import { formatReference, parsePassageQuery } from "./scripture/references.js";
+import { formatReference, parsePassageQuery, prepareReferences } from "./scripture/references.js";
 import { startSearchService, type SearchService } from "./scripture/search/service.js";
 import { TRANSLATIONS, translationIds } from "./scripture/translations.js";
 
@@ -33,6 +33,8 @@ export interface Services {
 export function buildServices(config: Config, logger: Logger, opts: { isDraining?: () => boolean } = {}): Services {
   const prompts = loadPrompts(config.promptsDir);
   const bibles = loadBibleLibrary();
+  // Builds the reference parsers now (a few hundred ms) so the first answer does not pay for it.
+  prepareReferences();
   const metrics = createMetrics({ defaultMetrics: true });
   const search = startSearchService({
     dataDir: config.dataDir,
