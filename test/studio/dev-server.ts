@@ -8,6 +8,12 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 export interface DevServer {
   url: string;
+  /**
+   * POSTs (or GETs without body) JSON. The dev server runs under tsx watch and restarts when any file it
+   * imports changes (another engineer saving in a shared tree): a request cut by a restart is retried
+   * once the server answers /ok again, after `beforeRetry` (e.g. resetting the fake provider).
+   */
+  call(path: string, body?: unknown, beforeRetry?: () => void): Promise<Response>;
   output(): string;
   /** Kills the whole process group: the CLI, its tsx watcher and the API worker. */
   stop(): Promise<void>;
@@ -59,13 +65,33 @@ export async function startDevServer(env: Record<string, string>, readyTimeoutMs
       clearTimeout(t);
     }
   };
-  const deadline = Date.now() + readyTimeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`langgraphjs dev exited early:\n${log}`);
-    const ok = await fetch(`${url}/ok`).then((r) => r.ok, () => false);
-    if (ok) return { url, output: () => log, stop };
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const waitOk = async (timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`langgraphjs dev exited early:\n${log}`);
+      if (await fetch(`${url}/ok`).then((r) => r.ok, () => false)) return true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return false;
+  };
+  const call = async (path: string, body?: unknown, beforeRetry?: () => void): Promise<Response> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fetch(`${url}${path}`, {
+          method: body === undefined ? "GET" : "POST",
+          headers: { "content-type": "application/json" },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      } catch (err) {
+        // Only a transport failure (restart) is retried; any HTTP answer goes back to the test as it is.
+        if (attempt >= 3 || !(err instanceof TypeError)) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+        if (!(await waitOk(readyTimeoutMs))) throw err;
+        beforeRetry?.();
+      }
+    }
+  };
+  if (await waitOk(readyTimeoutMs)) return { url, call, output: () => log, stop };
   await stop();
   throw new Error(`langgraphjs dev did not answer /ok within ${readyTimeoutMs} ms:\n${log}`);
 }

@@ -36,12 +36,8 @@ afterAll(async () => {
 });
 beforeEach(() => provider.reset());
 
-const api = async (path: string, body?: unknown) => {
-  const res = await fetch(`${studio.url}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+const api = async (path: string, body?: unknown, beforeRetry = () => provider.reset()) => {
+  const res = await studio.call(path, body, beforeRetry);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 
@@ -78,25 +74,25 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
   }, 180_000);
 
   it("when the context carries no key, then the run ends in an error and nothing is sent upstream", async () => {
-    const res = await fetch(`${studio.url}/runs/wait`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ assistant_id: "chat", input: { messages: [{ role: "user", content: QUESTION }] }, context: { model: "gpt-4o-mini" } }),
-    });
-    const text = await res.text();
-    expect(text).toMatch(/key/i);
+    const { body } = (await api("/runs/wait", {
+      assistant_id: "chat",
+      input: { messages: [{ role: "user", content: QUESTION }] },
+      context: { model: "gpt-4o-mini" },
+    })) as { body: { __error__?: { message?: string } } };
+    expect(body.__error__?.message).toContain("No provider API key was given.");
     expect(provider.chatRequests).toHaveLength(0);
   });
 
   it("when the provider refuses the key, then the run reports the mapped error rather than an answer", async () => {
-    provider.on(match.any(), reply.error(401, { error: { message: "bad key", type: "invalid_request_error", code: "invalid_api_key" } }));
-    const res = await fetch(`${studio.url}/runs/wait`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ assistant_id: "chat", input: { messages: [{ role: "user", content: QUESTION }] }, context: { apiKey: KEY } }),
-    });
-    const text = await res.text();
-    expect(text).toMatch(/invalid_api_key|rejected the API key|provider/i);
-    expect(text).not.toContain("[John 3:16]");
+    const refuse = () => provider.on(match.any(), reply.error(401, { error: { message: "bad key", type: "invalid_request_error", code: "invalid_api_key" } }));
+    refuse();
+    const { body } = (await api("/runs/wait", {
+      assistant_id: "chat",
+      input: { messages: [{ role: "user", content: QUESTION }] },
+      context: { apiKey: KEY },
+    }, () => (provider.reset(), refuse()))) as { body: { __error__?: { message?: string } } };
+    expect(body.__error__?.message).toMatch(/The model provider \(127\.0\.0\.1:\d+\) rejected the API key \(HTTP 401\)/);
+    expect(JSON.stringify(body)).not.toContain("[John 3:16]");
+    expect(JSON.stringify(body)).not.toContain(KEY);
   });
 });
