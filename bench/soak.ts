@@ -31,11 +31,13 @@ const rssMb = () => {
   gc?.();
   return process.memoryUsage().rss / 2 ** 20;
 };
+const heapMb = () => process.memoryUsage().heapUsed / 2 ** 20;
 
 async function main() {
   const baseline = process.getActiveResourcesInfo();
   mkdirSync(DATA_DIR, { recursive: true });
-  const provider = await startFakeProvider({ delayMs: 0 });
+  // The fake records requests for tests; here that record would read as a leak of the service.
+  const provider = await startFakeProvider({ delayMs: 0, maxRecorded: 1 });
   provider.on(match.lastUser("RATE-ME"), reply.error(429, { headers: { "retry-after": "1" } }));
   // Long enough to pass the turn gate's held text, slow enough that the client leaves mid-stream.
   const slow = "Hope in the Bible is confident expectation, not wishful thinking. Romans 5:5 says hope does not disappoint. ".repeat(6);
@@ -117,9 +119,18 @@ async function main() {
   const end = Date.now() + SECONDS * 1000;
   const warmEnd = Date.now() + WARMUP_S * 1000;
   let rssStart: number | undefined;
+  let heapStart = 0;
+  // RSS every 30 s after warm-up: a plateau and a slope read differently from two end points.
+  const trend: string[] = [];
+  let nextSample = warmEnd + 30_000;
   const sampler = setInterval(() => {
+    if (rssStart !== undefined && Date.now() >= nextSample) {
+      nextSample += 30_000;
+      trend.push(`${rssMb().toFixed(0)}/${heapMb().toFixed(0)}`);
+    }
     if (rssStart === undefined && Date.now() >= warmEnd) {
       rssStart = rssMb();
+      heapStart = heapMb();
       latencies.clear();
       requests = 0;
       unexpected.length = 0;
@@ -146,6 +157,7 @@ async function main() {
   clearInterval(sampler);
   await new Promise((r) => setTimeout(r, 500)); // let aborted upstream calls settle
   const rssEnd = rssMb();
+  const heapEnd = heapMb();
   const openConnections = await new Promise<number>((r) => srv.server.getConnections((_e, n) => r(n)));
   const providerSockets = provider.stats.openSockets;
 
@@ -161,6 +173,7 @@ async function main() {
       return `  ${k.padEnd(22)} n=${String(xs.length).padStart(6)}  p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms  p99 ${pct(xs, 99).toFixed(1).padStart(7)} ms`;
     }),
     `RSS after warm-up ${rssStart?.toFixed(1)} MB, at end ${rssEnd.toFixed(1)} MB, growth ${rssStart ? (((rssEnd - rssStart) / rssStart) * 100).toFixed(2) : "?"}%`,
+    `V8 heap used after warm-up ${heapStart.toFixed(1)} MB, at end ${heapEnd.toFixed(1)} MB; RSS/heap MB every 30 s: ${trend.join(" ")}`,
     `at end: ${openConnections} server connections (keep-alive), provider open sockets ${providerSockets}`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -14,6 +14,9 @@ declare module "vitest" {
   }
 }
 
+/** Survives runs: a warm start from a copy takes ~2 s where an ingest costs 30-60 s of CPU. */
+const CACHE = join(tmpdir(), "biblical-chat-test-index");
+
 let child: ChildProcess | undefined;
 let dataDir: string | undefined;
 
@@ -24,15 +27,31 @@ let dataDir: string | undefined;
  */
 export async function setup(project: TestProject) {
   dataDir = mkdtempSync(join(tmpdir(), "bc-index-"));
+  // A stale cache (the corpus or embedder changed) is harmless: ensureIndex sees it and rebuilds.
+  if (existsSync(join(CACHE, "search"))) cpSync(CACHE, dataDir, { recursive: true });
   const script = join(import.meta.dirname, "index-server.ts");
   const proc = spawn(process.execPath, ["--import", "tsx", script, dataDir], { stdio: ["pipe", "pipe", "inherit"] });
   child = proc;
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, mode } = await new Promise<{ url: string; mode: string }>((resolve, reject) => {
     proc.once("exit", (code) => reject(new Error(`the test index server exited (${code}) before it was ready`)));
-    createInterface({ input: proc.stdout! }).once("line", (line) => resolve((JSON.parse(line) as { url: string }).url));
+    createInterface({ input: proc.stdout! }).once("line", (line) => resolve(JSON.parse(line) as { url: string; mode: string }));
   });
+  if (mode !== "warm") refreshCache(dataDir);
   project.provide("indexDataDir", dataDir);
   project.provide("indexChromaUrl", url);
+}
+
+/** Copy, then rename into place, so a concurrent run never copies a half-written cache. */
+function refreshCache(from: string) {
+  const tmp = `${CACHE}.tmp-${process.pid}`;
+  try {
+    cpSync(from, tmp, { recursive: true });
+    rmSync(CACHE, { recursive: true, force: true });
+    renameSync(tmp, CACHE);
+  } catch {
+    // Another run refreshed it first; ours is equally good.
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 export async function teardown() {

@@ -3,7 +3,7 @@ import { startSearchService } from "../../src/scripture/search/service.js";
 
 /**
  * Child process of the test globalSetup: ingests the production index into argv[2] with an embedded
- * Chroma, prints {"url"} once ready, and holds Chroma until SIGINT/SIGTERM or its parent closes stdin.
+ * Chroma, prints {"url", "mode"} once ready, and holds Chroma until SIGINT/SIGTERM or its parent closes stdin.
  */
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error("usage: index-server.ts DATA_DIR");
@@ -20,7 +20,7 @@ process.on("SIGTERM", stop);
 process.stdin.on("end", stop);
 process.stdin.resume();
 service.indexed.then(
-  () => process.stdout.write(`${JSON.stringify({ url: service.embedded()!.url })}\n`),
+  (index) => process.stdout.write(`${JSON.stringify({ url: service.embedded()!.url, mode: index.mode })}\n`),
   (err: Error) => {
     process.stderr.write(`index failed: ${err.message}\n`);
     process.exit(1);
