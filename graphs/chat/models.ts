@@ -1,4 +1,4 @@
-import { ChatOpenAICompletions } from "@langchain/openai";
+import { ChatOpenAICompletions, getEndpoint, getHeadersWithUserAgent, OpenAIClient } from "@langchain/openai";
 import type { ModelFactory } from "./deps.js";
 
 export interface ModelFactoryOptions {
@@ -13,16 +13,28 @@ export interface ModelFactoryOptions {
  * No retries: provider errors are mapped for the caller, and hidden retries would multiply latency.
  */
 export function createModelFactory(options: ModelFactoryOptions): ModelFactory {
+  // One OpenAI client for every call, holding no key: building one per call cost ~1.7 ms. The
+  // caller's key rides on each request as its Authorization header (request headers win over the
+  // client's), through the per-request model below, which is dropped with the request.
+  const client = new OpenAIClient({
+    apiKey: "key-sent-per-request",
+    baseURL: getEndpoint({ baseURL: options.baseURL }),
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+    defaultHeaders: getHeadersWithUserAgent({}),
+  });
   return (ctx, purpose) => {
     const p = ctx.modelParams;
     const forAgent = purpose === "agent";
     const stop = p.stop === undefined ? undefined : Array.isArray(p.stop) ? p.stop : [p.stop];
     const kwargs: Record<string, unknown> = {};
     if (p.seed !== undefined) kwargs.seed = p.seed;
-    return new ChatOpenAICompletions({
+    // `headers` is no client option: the model spreads its configuration into every request's options.
+    const configuration = { baseURL: options.baseURL, headers: { Authorization: `Bearer ${ctx.apiKey}` } };
+    const model = new ChatOpenAICompletions({
       model: forAgent ? ctx.model : ctx.preflightModel,
       apiKey: ctx.apiKey,
-      configuration: { baseURL: options.baseURL },
+      configuration,
       timeout: options.timeoutMs,
       maxRetries: 0,
       streaming: forAgent,
@@ -37,5 +49,7 @@ export function createModelFactory(options: ModelFactoryOptions): ModelFactory {
       ...(p.user !== undefined ? { user: p.user } : {}),
       ...(forAgent && Object.keys(kwargs).length > 0 ? { modelKwargs: kwargs } : {}),
     });
+    model.client = client;
+    return model;
   };
 }

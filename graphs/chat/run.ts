@@ -30,13 +30,15 @@ export async function runChat(
   opts: RunChatOptions & { maxSteps?: number } = {},
 ): Promise<ChatOutcome> {
   const usage = new UsageCollector();
-  let final: ChatStateValue | undefined;
+  // Built from the nodes' updates: "values" mode would copy the whole state (messages included) at
+  // every superstep, while the outcome needs only these last-value fields.
+  let final: Pick<ChatStateValue, "category" | "content" | "finishReason" | "promptVersions"> | undefined;
   try {
     const stream = await graph.stream(
       { messages: toMessages(turns) },
       {
         context: ctx as unknown as Record<string, unknown>,
-        streamMode: ["custom", "values"],
+        streamMode: ["custom", "updates"],
         callbacks: [usage],
         recursionLimit: recursionLimitFor(opts.maxSteps ?? 50),
         ...(opts.signal ? { signal: opts.signal } : {}),
@@ -45,8 +47,15 @@ export async function runChat(
     for await (const [mode, data] of stream as AsyncIterable<[string, unknown]>) {
       if (mode === "custom" && isAnswerEvent(data)) {
         if (data.text) opts.onDelta?.(data.text);
-      } else if (mode === "values") {
-        final = data as ChatStateValue;
+      } else if (mode === "updates") {
+        final ??= { category: null, content: "", finishReason: null, promptVersions: "" };
+        for (const update of Object.values(data as Record<string, Partial<ChatStateValue> | null>)) {
+          if (!update) continue;
+          if (update.category !== undefined) final.category = update.category;
+          if (update.content !== undefined) final.content = update.content;
+          if (update.finishReason !== undefined) final.finishReason = update.finishReason;
+          if (update.promptVersions !== undefined) final.promptVersions = update.promptVersions;
+        }
       }
     }
   } catch (err) {
