@@ -34,6 +34,7 @@ function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome) {
       outcome: outcome.kind,
       category: outcome.kind === "answer" ? undefined : outcome.category,
       finishReason: outcome.kind === "answer" ? outcome.finishReason : undefined,
+      promptVersions: outcome.kind === "rejected" ? undefined : outcome.promptVersions,
       usage: outcome.usage,
     },
     "chat completion",
