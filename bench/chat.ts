@@ -4,14 +4,16 @@
  * that calls lookup_passage, the answer turn. Figures are printed as a markdown table.
  *   added latency per provider call = (client latency - time inside the provider) / provider calls
  *   first-token delay = client receives the first answer text - provider sent the answer's first token
- * Three paths: the adapter alone (a scripted runner, no provider: its floor), the adapter over one plain
- * streamed provider call (a thin proxy, comparable with LiteLLM), and the adapter over the chat graph.
+ * Four paths: the adapter alone (a scripted runner, no provider: its floor), the adapter over one plain
+ * streamed provider call (a thin proxy, comparable with LiteLLM), the adapter over a bare LangGraph
+ * making the same three calls (the libraries' floor, bench/chat-floor.ts), and over the chat graph.
  */
 import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { match, reply } from "../test/fakes/index.js";
 import { startChatStack, type ChatStack } from "../test/http/chat-stack.js";
+import { bareGraph } from "./chat-floor.js";
 import { plainProxy, scriptedAnswer } from "./chat-proxy.js";
 
 const now = () => performance.timeOrigin + performance.now();
@@ -26,8 +28,8 @@ const body = (stream: boolean) =>
   JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: "What does John 3:16 teach about God's love?" }] });
 
 /** The realistic graph path: preflight, an agent turn calling lookup_passage, the answer turn. */
-async function graphStack(): Promise<ChatStack> {
-  const stack = await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100 });
+async function graphStack(runner?: typeof bareGraph): Promise<ChatStack> {
+  const stack = await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, ...(runner ? { runner } : {}) });
   stack.provider.on(match.all(match.agent(), match.not(match.afterToolResult())), reply.toolCall("lookup_passage", { reference: "John 3:16" }));
   stack.provider.on(match.all(match.agent(), match.afterToolResult()), reply.text(ANSWER));
   return stack;
@@ -130,6 +132,7 @@ try {
   const rows = [
     ...(await measure("adapter alone (scripted runner)", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: () => scriptedAnswer(ANSWER.split(/(?<=\. )/)) }))),
     ...(await measure("adapter + plain proxy", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: plainProxy }))),
+    ...(await measure("adapter + bare LangGraph (libraries' floor)", await graphStack(bareGraph))),
     ...(await measure("adapter + chat graph", await graphStack())),
   ];
   console.log(`chat benchmark: ${N} sequential requests per mode, then autocannon; Node ${process.version}, ${availableParallelism()} cores, load average at start ${loadAtStart}\n`);

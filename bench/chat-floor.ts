@@ -1,0 +1,72 @@
+import { type AIMessageChunk, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { concat } from "@langchain/core/utils/stream";
+import { END, MessagesValue, START, StateGraph, StateSchema } from "@langchain/langgraph";
+import { ChatOpenAICompletions, OpenAIClient } from "@langchain/openai";
+import { z } from "zod";
+import type { RunChat } from "../src/http/chat/route.js";
+import type { FakeProvider } from "../test/fakes/index.js";
+
+const Preflight = z.object({ category: z.string(), reason: z.string().nullable() });
+const lookupPassage = {
+  type: "function" as const,
+  function: { name: "lookup_passage", description: "Look up a passage.", parameters: { type: "object", properties: { reference: { type: "string" } }, required: ["reference"] } },
+};
+
+/**
+ * The libraries' floor for the chat graph's shape: a bare LangGraph (preflight, agent, tools) over
+ * ChatOpenAICompletions making the same three provider calls, with none of our work (no prompts,
+ * rules, real tools, word limit, links, metrics). What the real graph costs above this is ours.
+ */
+export function bareGraph(provider: FakeProvider): RunChat {
+  const client = new OpenAIClient({ apiKey: "key-sent-per-request", baseURL: provider.baseURL, maxRetries: 0 });
+  const model = (key: string, streaming: boolean) => {
+    const m = new ChatOpenAICompletions({ model: "gpt-4o-mini", apiKey: key, configuration: { baseURL: provider.baseURL, headers: { Authorization: `Bearer ${key}` } } as never, maxRetries: 0, streaming, streamUsage: true });
+    m.client = client;
+    return m;
+  };
+  const State = new StateSchema({ messages: MessagesValue, answer: z.string().default("") });
+  type Ctx = { key: string };
+  const graph = new StateGraph(State)
+    .addNode("preflight", async (s, config) => {
+      const key = (config.context as Ctx).key;
+      await model(key, false).withStructuredOutput(Preflight, { name: "preflight" }).invoke(s.messages);
+      return {};
+    })
+    .addNode("agent", async (s, config) => {
+      const key = (config.context as Ctx).key;
+      let tools: AIMessageChunk | undefined;
+      let text = "";
+      for await (const chunk of await model(key, true).bindTools([lookupPassage]).stream([new SystemMessage("You answer Bible questions."), ...s.messages])) {
+        if (chunk.tool_call_chunks?.length) tools = tools ? concat(tools, chunk) : chunk;
+        else if (typeof chunk.content === "string" && chunk.content) {
+          text += chunk.content;
+          config.writer?.(chunk.content);
+        }
+      }
+      return tools ? { messages: [tools] } : { answer: text };
+    })
+    .addNode("tools", async (s) => {
+      const last = s.messages.at(-1) as AIMessageChunk;
+      return { messages: (last.tool_calls ?? []).map((c) => new ToolMessage({ content: "John 3:16 For God so loved the world...", tool_call_id: c.id ?? "" })) };
+    })
+    .addEdge(START, "preflight")
+    .addEdge("preflight", "agent")
+    .addConditionalEdges("agent", (s) => (s.answer ? END : "tools"), ["tools", END])
+    .addEdge("tools", "agent")
+    .compile();
+  return async (turns, ctx, opts) => {
+    const question = turns.at(-1)?.content;
+    const stream = await graph.stream(
+      { messages: [new HumanMessage(typeof question === "string" ? question : "")] },
+      { context: { key: ctx.apiKey }, streamMode: ["custom", "updates"], ...(opts.signal ? { signal: opts.signal } : {}) },
+    );
+    let content = "";
+    for await (const [mode, data] of stream as AsyncIterable<[string, unknown]>) {
+      if (mode === "custom" && typeof data === "string") {
+        content += data;
+        opts.onDelta?.(data);
+      }
+    }
+    return { kind: "answer", content, finishReason: "stop", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, promptVersions: "" };
+  };
+}
