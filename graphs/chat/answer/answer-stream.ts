@@ -15,8 +15,10 @@ function unlink(text: string): string {
 export class AnswerStream {
   private readonly limiter: WordLimiter;
   private links: ReturnType<LinkTools["createLinkStream"]> | undefined;
+  private readonly linksOn: boolean;
   private released = "";
   private converted = "";
+  private linksFailed = false;
 
   constructor(
     maxWords: number,
@@ -26,6 +28,7 @@ export class AnswerStream {
   ) {
     this.limiter = new WordLimiter(maxWords);
     this.links = links?.createLinkStream();
+    this.linksOn = this.links !== undefined;
   }
 
   /** Raw answer text in; true once the word limit cut the answer (the caller stops reading). */
@@ -48,6 +51,14 @@ export class AnswerStream {
 
   get cut(): boolean {
     return this.limiter.cut;
+  }
+
+  /**
+   * After finish(): the converted answer, equal to convertLinks(text), so the convertLinks node need
+   * not parse the answer a second time; undefined when links were off or conversion failed.
+   */
+  get linked(): string | undefined {
+    return this.linksOn && !this.linksFailed ? this.converted : undefined;
   }
 
   private forward(raw: string): void {
@@ -80,6 +91,7 @@ export class AnswerStream {
   private fallBack(err: unknown): void {
     this.logger?.error({ err: { name: (err as Error)?.name, message: (err as Error)?.message } }, "link conversion failed; sending plain text");
     this.links = undefined;
+    this.linksFailed = true;
     const plain = unlink(this.converted);
     if (this.released.startsWith(plain)) this.emit(this.released.slice(plain.length));
   }

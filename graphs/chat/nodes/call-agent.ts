@@ -1,4 +1,4 @@
-import { AIMessage, type AIMessageChunk, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type AIMessageChunk, SystemMessage, type UsageMetadata } from "@langchain/core/messages";
 import { concat } from "@langchain/core/utils/stream";
 import { AppError } from "../../../src/errors.js";
 import { AnswerStream } from "../answer/answer-stream.js";
@@ -31,6 +31,12 @@ export const agentStepLimit = (steps?: number) =>
     message: `The assistant could not finish its answer within ${steps === undefined ? "the allowed" : steps} steps.`,
   });
 
+const addUsage = (a: UsageMetadata, b: UsageMetadata): UsageMetadata => ({
+  input_tokens: a.input_tokens + b.input_tokens,
+  output_tokens: a.output_tokens + b.output_tokens,
+  total_tokens: a.total_tokens + b.total_tokens,
+});
+
 /**
  * One agent turn. The provider always streams, in both response modes, so that both modes run the
  * same code: the turn gate keeps pre-tool-call chatter out, the word limit cuts (and aborts the
@@ -53,7 +59,12 @@ export function createCallAgent(deps: ChatDeps) {
     const answer = new AnswerStream(ctx.maxWords, ctx.convertLinks ? deps.links : null, emit, deps.logger);
     const gate = new TurnGate(!finalStep);
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
-    let turn: AIMessageChunk | undefined;
+    // Only the tool-call chunks are merged: concat builds a new message per chunk, which over a
+    // token-by-token answer costs more than everything else this node does. The text goes through
+    // the gate, the finish reason and usage are read where the provider sent them.
+    let toolTurn: AIMessageChunk | undefined;
+    let finish: string | undefined;
+    let usage: UsageMetadata | undefined;
     const done = startCall(deps.metrics, "agent");
     try {
       const stream = await model.stream([new SystemMessage(system), ...state.messages], {
@@ -62,8 +73,13 @@ export function createCallAgent(deps: ChatDeps) {
       });
       for await (const chunk of stream) {
         deadline.arm();
-        turn = turn ? concat(turn, chunk) : chunk;
-        if (chunk.tool_call_chunks?.length) gate.toolCallSeen();
+        if (chunk.tool_call_chunks?.length) {
+          toolTurn = toolTurn ? concat(toolTurn, chunk) : chunk;
+          gate.toolCallSeen();
+        }
+        const reason = chunk.response_metadata?.finish_reason as string | undefined;
+        if (reason !== undefined) finish = reason;
+        if (chunk.usage_metadata) usage = usage ? addUsage(usage, chunk.usage_metadata) : chunk.usage_metadata;
         const piece = gate.text(textOf(chunk.content));
         if (piece && answer.push(piece)) break;
       }
@@ -85,7 +101,6 @@ export function createCallAgent(deps: ChatDeps) {
       deadline.stop();
     }
 
-    const finish = turn?.response_metadata?.finish_reason as string | undefined;
     if (!answer.cut && finish === undefined) {
       // The stream ended without a finish reason: cut short upstream, so the answer may be partial.
       const err = upstreamError(deps.providerName, { name: "IncompleteStream" });
@@ -93,14 +108,13 @@ export function createCallAgent(deps: ChatDeps) {
       throw err;
     }
     done(undefined);
-    const usage = turn?.usage_metadata;
     if (usage) deps.metrics?.tokens({ prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens });
-    if (gate.isToolTurn && turn) {
+    if (gate.isToolTurn && toolTurn) {
       if (finalStep) throw agentStepLimit(deps.maxSteps);
-      const invalid = turn.invalid_tool_calls ?? [];
+      const invalid = toolTurn.invalid_tool_calls ?? [];
       // Invalid calls travel back with empty arguments so the provider sees each call answered.
       const calls = [
-        ...(turn.tool_calls ?? []),
+        ...(toolTurn.tool_calls ?? []),
         ...invalid.map((c) => ({ id: c.id, name: c.name ?? "unknown", args: {}, type: "tool_call" as const })),
       ];
       return { messages: [new AIMessage({ content: "", tool_calls: calls, invalid_tool_calls: invalid })], steps: step };
@@ -115,6 +129,7 @@ export function createCallAgent(deps: ChatDeps) {
     return {
       messages: [new AIMessage(answer.text)],
       answer: answer.text,
+      ...(answer.linked !== undefined ? { content: answer.linked } : {}),
       finishReason: answer.cut || finish === "length" ? "length" : "stop",
       steps: step,
     };

@@ -7,6 +7,8 @@ export function createConvertLinks(deps: ChatDeps) {
   return async function convertLinks(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
     const ctx = resolveContext(config, deps);
     if (!ctx.convertLinks) return { content: state.answer };
+    // The answer turn already converted its text while streaming it (see AnswerStream.linked).
+    if (state.content !== "") return { content: state.content };
     try {
       return { content: deps.links.convertLinks(state.answer) };
     } catch (err) {
