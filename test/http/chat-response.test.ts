@@ -126,10 +126,10 @@ describe("chat completions: the key stays secret", () => {
 
   it("when an answer is logged, then its line names the prompt versions that shaped it", async () => {
     const res = await h.client().chat.completions.create({ model: "gpt-4o-mini", messages: ask() }).withResponse();
-    await new Promise((r) => setTimeout(r, 20));
     const versions = res.response.headers.get("x-prompt-versions");
     expect(versions).toBeTruthy();
-    const line = h.logs.map((l) => JSON.parse(l)).find((l) => l.msg === "chat completion" && l.promptVersions === versions);
-    expect(line).toBeDefined();
+    const logged = () => h.logs.some((l) => l.includes('"msg":"chat completion"') && l.includes(`"promptVersions":"${versions}"`));
+    await waitUntil(logged);
+    expect(logged()).toBe(true);
   });
 });

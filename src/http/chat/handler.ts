@@ -29,7 +29,8 @@ class ClientGone extends Error {
 function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome) {
   req.log.info(
     {
-      model: parsed.ctx.model,
+      // The model name is the caller's text; one that looks like a key is not written down.
+      model: /^sk-/i.test(parsed.ctx.model) ? "[redacted]" : parsed.ctx.model,
       stream: parsed.stream,
       outcome: outcome.kind,
       category: outcome.kind === "answer" ? undefined : outcome.category,
