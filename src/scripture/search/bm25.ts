@@ -7,6 +7,12 @@ export interface Bm25Options {
   b?: number;
 }
 
+/** Scores of the documents that hold at least one query term, in no particular order. */
+export interface SparseScores {
+  docs: Int32Array;
+  scores: Float32Array;
+}
+
 interface Postings {
   docs: Int32Array;
   tfs: Float32Array;
@@ -18,6 +24,9 @@ export class Bm25Index {
   private readonly postings = new Map<string, Postings>();
   private readonly norms: Float32Array;
   private readonly k1: number;
+  // Reused by sparse(): it never awaits, so one accumulator serves every call without per-query garbage.
+  private readonly acc: Float32Array;
+  private readonly touched: Int32Array;
 
   constructor(docs: readonly (readonly string[])[], options: Bm25Options = {}) {
     this.k1 = options.k1 ?? 1.2;
@@ -25,6 +34,8 @@ export class Bm25Index {
     this.size = docs.length;
     const lengths = docs.map((d) => d.length);
     const avg = lengths.reduce((s, n) => s + n, 0) / Math.max(1, docs.length);
+    this.acc = new Float32Array(docs.length);
+    this.touched = new Int32Array(docs.length);
     this.norms = Float32Array.from(lengths, (n) => this.k1 * (1 - b + (b * n) / Math.max(avg, 1)));
     const tmp = new Map<string, { docs: number[]; tfs: number[] }>();
     docs.forEach((doc, i) => {
@@ -62,5 +73,36 @@ export class Bm25Index {
       }
     }
     return out;
+  }
+
+  /**
+   * Like scores(), but walks only the query terms' postings and returns just the documents they touch,
+   * so a query costs its postings' length rather than a pass over every document.
+   */
+  sparse(query: readonly string[]): SparseScores {
+    const { acc, touched, norms, k1 } = this;
+    let n = 0;
+    const seen: string[] = [];
+    for (const term of query) {
+      if (seen.includes(term)) continue;
+      seen.push(term);
+      const p = this.postings.get(term);
+      if (!p) continue;
+      const { docs, tfs, idf } = p;
+      for (let j = 0; j < docs.length; j++) {
+        const d = docs[j]!;
+        const tf = tfs[j]!;
+        if (acc[d] === 0) touched[n++] = d;
+        acc[d]! += (idf * tf * (k1 + 1)) / (tf + norms[d]!);
+      }
+    }
+    const docs = touched.slice(0, n);
+    const scores = new Float32Array(n);
+    for (let j = 0; j < n; j++) {
+      const d = docs[j]!;
+      scores[j] = acc[d]!;
+      acc[d] = 0;
+    }
+    return { docs, scores };
   }
 }

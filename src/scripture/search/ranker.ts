@@ -1,4 +1,4 @@
-import { Bm25Index } from "./bm25.js";
+import { Bm25Index, type SparseScores } from "./bm25.js";
 import type { TitleMatch } from "./titles.js";
 import type { Passage } from "./types.js";
 
@@ -36,7 +36,10 @@ export class PassageRanker {
   readonly bm25: Bm25Index;
   readonly chapterOf: Int32Array;
   private readonly firstWindow: number[] = [];
-  private readonly scratch: Record<"keyword" | "window" | "best" | "second" | "score", Float32Array>;
+  private readonly scratch: Record<"window" | "best" | "second" | "score", Float32Array>;
+  private readonly chapterMark: Uint8Array;
+  private readonly touchedWindows: number[] = [];
+  private readonly touchedChapters: number[] = [];
   readonly chapters: { book: string; chapter: number }[] = [];
   private readonly chapterIndex = new Map<string, number>();
 
@@ -59,7 +62,8 @@ export class PassageRanker {
     });
     const n = passages.length;
     const m = this.chapters.length;
-    this.scratch = { keyword: new Float32Array(n), window: new Float32Array(n), best: new Float32Array(m), second: new Float32Array(m), score: new Float32Array(m) };
+    this.scratch = { window: new Float32Array(n), best: new Float32Array(m), second: new Float32Array(m), score: new Float32Array(m) };
+    this.chapterMark = new Uint8Array(m);
   }
 
   chapterId(book: string, chapter: number): number | undefined {
@@ -69,6 +73,8 @@ export class PassageRanker {
   rank(
     input: {
       tokens: readonly string[];
+      /** BM25 of `tokens` when the caller computed it already (e.g. while the dense query was in flight). */
+      keyword?: SparseScores;
       dense: readonly DenseHit[] | null;
       titles: readonly TitleMatch[];
       /** Passages [from, to) that may rank: filters are contiguous because passages are in canonical order. */
@@ -78,56 +84,80 @@ export class PassageRanker {
     fusion: FusionOptions = DEFAULT_FUSION,
   ): RankedChapter[] {
     const [from, to] = input.range ?? [0, this.passages.length];
-    const allowed = (i: number) => i >= from && i < to;
-    // rank() never awaits, so one set of scratch buffers serves every call without garbage per query.
-    const { keyword: kbuf, window: windowScore, best, second, score } = this.scratch;
-    const keyword = this.bm25.scores(input.tokens, kbuf);
-    windowScore.fill(0);
-    best.fill(0);
-    second.fill(0);
-    if (fusion.mode === "rrf") this.fuseRrf(keyword, input.dense, windowScore, allowed, fusion.rrfK);
-    else this.fuseBlend(keyword, input.dense, windowScore, [from, to], fusion.keyword);
+    const keyword = input.keyword ?? this.bm25.sparse(input.tokens);
+    // rank() never awaits, so one set of scratch buffers serves every call; only the windows and
+    // chapters a query touches are visited and then reset, never a pass over all of them.
+    const { window: windowScore, best, second, score } = this.scratch;
+    const windows = this.touchedWindows;
+    windows.length = 0;
+    if (fusion.mode === "rrf") this.fuseRrf(keyword, input.dense, windowScore, windows, [from, to], fusion.rrfK);
+    else this.fuseBlend(keyword, input.dense, windowScore, windows, [from, to], fusion.keyword);
 
-    for (let i = from; i < to; i++) {
+    const chapters = this.touchedChapters;
+    chapters.length = 0;
+    const mark = this.chapterMark;
+    for (const i of windows) {
       const s = windowScore[i]!;
+      windowScore[i] = 0;
       if (s <= 0) continue;
       const c = this.chapterOf[i]!;
+      if (!mark[c]) (mark[c] = 1), chapters.push(c);
       if (s > best[c]!) (second[c] = best[c]!), (best[c] = s);
       else if (s > second[c]!) second[c] = s;
     }
-    for (let c = 0; c < score.length; c++) score[c] = best[c]! + fusion.second * second[c]!;
-    this.addTitles(score, input.titles, allowed, fusion);
+    for (const c of chapters) score[c] = best[c]! + fusion.second * second[c]!;
+    this.addTitles(score, chapters, input.titles, [from, to], fusion);
 
     const max = 1 + fusion.second + fusion.title;
-    const order: number[] = [];
-    for (let c = 0; c < score.length; c++) if (score[c]! > 0) order.push(c);
+    const order = chapters.filter((c) => score[c]! > 0);
     order.sort((a, b) => score[b]! - score[a]! || a - b);
-    return order.slice(0, limit).map((c) => ({ ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max) }));
+    const ranked = order.slice(0, limit).map((c) => ({ ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max) }));
+    for (const c of chapters) (best[c] = 0), (second[c] = 0), (score[c] = 0), (mark[c] = 0);
+    return ranked;
   }
 
   /** Keyword scores scaled by their best among allowed windows; cosine as is (already in [0, 1] for hits). */
-  private fuseBlend(keyword: Float32Array, dense: readonly DenseHit[] | null, out: Float32Array, [from, to]: readonly [number, number], w: number) {
+  private fuseBlend(keyword: SparseScores, dense: readonly DenseHit[] | null, out: Float32Array, touched: number[], [from, to]: readonly [number, number], w: number) {
+    const { docs, scores } = keyword;
     let maxK = 0;
-    for (let i = from; i < to; i++) if (keyword[i]! > maxK) maxK = keyword[i]!;
+    for (let j = 0; j < docs.length; j++) if (docs[j]! >= from && docs[j]! < to && scores[j]! > maxK) maxK = scores[j]!;
     const kw = dense ? w : 1;
-    if (maxK > 0) for (let i = from; i < to; i++) if (keyword[i]! > 0) out[i] = (kw * keyword[i]!) / maxK;
-    if (dense) for (const h of dense) if (h.score > 0 && h.index >= from && h.index < to) out[h.index]! += (1 - w) * h.score;
-  }
-
-  private fuseRrf(keyword: Float32Array, dense: readonly DenseHit[] | null, out: Float32Array, allowed: (i: number) => boolean, k: number) {
-    const ranked: number[] = [];
-    for (let i = 0; i < keyword.length; i++) if (keyword[i]! > 0 && allowed(i)) ranked.push(i);
-    ranked.sort((a, b) => keyword[b]! - keyword[a]!);
-    // Scaled so the top of one list is worth about 0.5, comparable with the blend's range.
-    const scale = (k + 1) / 2;
-    ranked.slice(0, 200).forEach((i, r) => (out[i]! += scale / (k + r + 1)));
+    if (maxK > 0) {
+      for (let j = 0; j < docs.length; j++) {
+        const d = docs[j]!;
+        if (d >= from && d < to) (out[d] = (kw * scores[j]!) / maxK), touched.push(d);
+      }
+    }
     if (dense) {
-      const hits = dense.filter((h) => allowed(h.index)).sort((a, b) => b.score - a.score);
-      hits.forEach((h, r) => (out[h.index]! += scale / (k + r + 1)));
+      for (const h of dense) {
+        if (!(h.score > 0 && h.index >= from && h.index < to)) continue;
+        if (out[h.index] === 0) touched.push(h.index);
+        out[h.index]! += (1 - w) * h.score;
+      }
     }
   }
 
-  private addTitles(score: Float32Array, titles: readonly TitleMatch[], allowed: (i: number) => boolean, fusion: FusionOptions) {
+  private fuseRrf(keyword: SparseScores, dense: readonly DenseHit[] | null, out: Float32Array, touched: number[], [from, to]: readonly [number, number], k: number) {
+    const { docs, scores } = keyword;
+    const ranked: number[] = [];
+    for (let j = 0; j < docs.length; j++) if (docs[j]! >= from && docs[j]! < to) ranked.push(j);
+    ranked.sort((a, b) => scores[b]! - scores[a]! || docs[a]! - docs[b]!);
+    // Scaled so the top of one list is worth about 0.5, comparable with the blend's range.
+    const scale = (k + 1) / 2;
+    const add = (i: number, v: number) => {
+      if (out[i] === 0) touched.push(i);
+      out[i]! += v;
+    };
+    ranked.slice(0, 200).forEach((j, r) => add(docs[j]!, scale / (k + r + 1)));
+    if (dense) {
+      const hits = dense.filter((h) => h.index >= from && h.index < to).sort((a, b) => b.score - a.score);
+      hits.forEach((h, r) => add(h.index, scale / (k + r + 1)));
+    }
+  }
+
+  private addTitles(score: Float32Array, chapters: number[], titles: readonly TitleMatch[], [from, to]: readonly [number, number], fusion: FusionOptions) {
+    if (titles.length === 0) return;
+    const allowed = (i: number) => i >= from && i < to;
     const weight = fusion.title;
     const boost = new Map<number, number>();
     for (const m of titles) {
@@ -142,6 +172,9 @@ export class PassageRanker {
       }
     }
     // One boost per chapter: a chapter named by several matched titles is not counted twice.
-    for (const [c, b] of boost) score[c]! += b;
+    for (const [c, b] of boost) {
+      if (!this.chapterMark[c]) (this.chapterMark[c] = 1), chapters.push(c);
+      score[c]! += b;
+    }
   }
 }

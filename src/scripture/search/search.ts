@@ -92,10 +92,10 @@ export class ScriptureSearch {
     const started = performance.now();
     const index = this.requireIndex();
     const [from, to] = this.range(index, req) ?? [0, index.passages.length];
-    const scores = index.ranker.bm25.scores(tokenize(req.query));
-    const order: number[] = [];
-    for (let i = from; i < to; i++) if (scores[i]! > 0) order.push(i);
-    order.sort((a, b) => scores[b]! - scores[a]!);
+    const { docs, scores } = index.ranker.bm25.sparse(tokenize(req.query));
+    const score = new Map<number, number>();
+    for (let j = 0; j < docs.length; j++) if (docs[j]! >= from && docs[j]! < to) score.set(docs[j]!, scores[j]!);
+    const order = [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || a - b);
     const bible = this.library.get(req.bibleId);
     const lang = bible?.language.startsWith("es") ? "es" : "en";
     const results = order.slice(0, req.limit).map((i) => {
@@ -137,10 +137,15 @@ export class ScriptureSearch {
   private async rank(index: SearchIndex, req: SearchRequest): Promise<RankedChapter[]> {
     const range = this.range(index, req);
     const vector = await index.embedder.embedQuery(req.query);
+    // The Chroma request goes out first so the keyword and title work overlaps its round trip.
+    const pending = vector && !range ? this.denseFromChroma(index, vector) : undefined;
+    pending?.catch(() => {}); // observed below; this only keeps a rejection during the sync work from being "unhandled"
+    const tokens = tokenize(req.query);
+    const keyword = index.ranker.bm25.sparse(tokens);
+    const titles = matchTitles(req.query);
     let dense: DenseHit[] | null = null;
-    if (vector) dense = range ? this.denseInMemory(index, vector, range) : await this.denseFromChroma(index, vector);
-    const input = { tokens: tokenize(req.query), dense, titles: matchTitles(req.query), ...(range ? { range } : {}) };
-    return index.ranker.rank(input, req.limit, DEFAULT_FUSION);
+    if (vector) dense = range ? this.denseInMemory(index, vector, range) : await pending!;
+    return index.ranker.rank({ tokens, keyword, dense, titles, ...(range ? { range } : {}) }, req.limit, DEFAULT_FUSION);
   }
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
