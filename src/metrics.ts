@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { PREFLIGHT_CATEGORIES as CHAT_PREFLIGHT_CATEGORIES } from "../graphs/chat/types.js";
 
 /**
  * Prometheus metrics, one Registry per app so tests can build many apps in one process.
@@ -10,17 +11,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 
 export const PROVIDER_PURPOSES = ["preflight", "agent"] as const;
 export const PROVIDER_OUTCOMES = ["ok", "error", "timeout", "rate_limited", "auth_error", "aborted"] as const;
-export const PREFLIGHT_CATEGORIES = [
-  "biblical_question",
-  "passage_request",
-  "support_question",
-  "greeting",
-  "incomplete_input",
-  "hacker_activity",
-  "inappropriate",
-  "invalid",
-  "skipped",
-] as const;
+export const PREFLIGHT_CATEGORIES = [...CHAT_PREFLIGHT_CATEGORIES, "skipped"] as const;
 export const SEARCH_TYPES = ["semantic_hybrid", "direct_passage", "keyword"] as const;
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 

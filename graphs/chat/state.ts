@@ -1,16 +1,8 @@
 import { MessagesValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
+import { PREFLIGHT_CATEGORIES } from "./types.js";
 
-export const PREFLIGHT_CATEGORIES = [
-  "biblical_question",
-  "passage_request",
-  "support_question",
-  "greeting",
-  "incomplete_input",
-  "hacker_activity",
-  "inappropriate",
-  "invalid",
-] as const;
+export { PREFLIGHT_CATEGORIES };
 
 /**
  * What one chat run knows. Nothing per-request and secret lives here (the key, the caller's system

@@ -5,15 +5,19 @@
  * link-converted), a canned reply from preflight, or a content-filter rejection.
  */
 
-export type PreflightCategory =
-  | "biblical_question"
-  | "passage_request"
-  | "support_question"
-  | "greeting"
-  | "incomplete_input"
-  | "hacker_activity"
-  | "inappropriate"
-  | "invalid";
+/** The spec's preflight categories, in the order of its table. */
+export const PREFLIGHT_CATEGORIES = [
+  "biblical_question",
+  "passage_request",
+  "support_question",
+  "greeting",
+  "incomplete_input",
+  "hacker_activity",
+  "inappropriate",
+  "invalid",
+] as const;
+
+export type PreflightCategory = (typeof PREFLIGHT_CATEGORIES)[number];
 
 export type InterceptedCategory = "support_question" | "greeting" | "incomplete_input";
 export type RejectedCategory = "hacker_activity" | "inappropriate" | "invalid";
