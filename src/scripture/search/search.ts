@@ -3,7 +3,8 @@ import type { BibleLibrary } from "../corpus.js";
 import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
-import { matchTitles } from "./titles.js";
+import { matchTitles, type TitleMatch } from "./titles.js";
+import { glossSpanish } from "./spanish.js";
 import { tokenize } from "./tokenizer.js";
 
 export interface SearchRequest {
@@ -136,13 +137,14 @@ export class ScriptureSearch {
 
   private async rank(index: SearchIndex, req: SearchRequest): Promise<RankedChapter[]> {
     const range = this.range(index, req);
-    const vector = await index.embedder.embedQuery(req.query);
+    const english = glossSpanish(req.query);
+    const vector = await index.embedder.embedQuery(english);
     // The Chroma request goes out first so the keyword and title work overlaps its round trip.
     const pending = vector && !range ? this.denseFromChroma(index, vector) : undefined;
     pending?.catch(() => {}); // observed below; this only keeps a rejection during the sync work from being "unhandled"
-    const tokens = tokenize(req.query);
+    const tokens = tokenize(english);
     const keyword = index.ranker.bm25.sparse(tokens);
-    const titles = matchTitles(req.query);
+    const titles = bestTitles(req.query, english);
     let dense: DenseHit[] | null = null;
     if (vector) dense = range ? this.denseInMemory(index, vector, range) : await pending!;
     return index.ranker.rank({ tokens, keyword, dense, titles, ...(range ? { range } : {}) }, req.limit, DEFAULT_FUSION);
@@ -184,6 +186,18 @@ export class ScriptureSearch {
       similarity: Math.round(similarity * 10_000) / 10_000,
     };
   }
+}
+
+/**
+ * Titles carry Spanish names, so the original query is matched as well as its English gloss; the
+ * longer match is the more specific one ("el buen samaritano" as a whole beats "samaritan").
+ */
+function bestTitles(query: string, english: string): TitleMatch[] {
+  const original = matchTitles(query);
+  if (english === query) return original;
+  const glossed = matchTitles(english);
+  const len = (ms: TitleMatch[]) => ms[0]?.length ?? 0;
+  return len(glossed) > len(original) ? glossed : original;
 }
 
 /** Dot products of `q` with rows [from, to) of a row-major matrix; a tight loop V8 keeps monomorphic. */
