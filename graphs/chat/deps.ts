@@ -1,12 +1,15 @@
 import type { ChatOpenAICompletions } from "@langchain/openai";
 import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
+import type { Bible, BibleLibrary } from "../../src/scripture/corpus.js";
+import type { ScriptureRef } from "../../src/scripture/references.js";
+import type { ScriptureSearch } from "../../src/scripture/search/search.js";
 import type { ChatRequestContext } from "./types.js";
 
 /**
- * What the graph needs from the rest of the service, as narrow structural types so the graph can be
- * compiled with the real modules (src/scripture, src/prompts) or with a temporary folder of prompts
- * in tests. The shapes follow docs/architecture.md.
+ * What the graph needs from the rest of the service. Dependencies are given to buildChatGraph, so it
+ * compiles with the real modules (src/scripture, src/prompts) or with stand-ins and a temporary
+ * folder of prompts in tests. The shapes follow docs/architecture.md.
  */
 
 export type ModelPurpose = "preflight" | "agent";
@@ -14,71 +17,19 @@ export type ModelPurpose = "preflight" | "agent";
 /** Builds a model client for one call site of one request; the caller's key comes from ctx. */
 export type ModelFactory = (ctx: ChatRequestContext, purpose: ModelPurpose) => ChatOpenAICompletions;
 
-export interface VerseText {
-  verse: number;
-  text: string;
-}
+// The corpus, references and search are typed by their own modules, so the graph cannot drift from them.
+export type { VerseText, ChapterText } from "../../src/scripture/corpus.js";
+export type { ScriptureRef as PassageRef } from "../../src/scripture/references.js";
+export type { SearchRequest as SearchInput, SearchResult as SearchHit, KeywordResult as KeywordHit } from "../../src/scripture/search/search.js";
+export type BibleText = Bible;
+export type BibleSource = BibleLibrary;
 
-export interface ChapterText {
-  book: string;
-  chapter: number;
-  superscription?: string;
-  verses: VerseText[];
-}
-
-export interface BibleText {
-  id: string;
-  name: string;
-  language: string;
-  chapter(bookId: string, chapter: number): ChapterText | undefined;
-  verses(bookId: string, chapter: number, from: number, to: number): VerseText[];
-}
-
-export interface BibleSource {
-  get(bibleId: string): BibleText | undefined;
-  ids(): string[];
-}
-
-export interface PassageRef {
-  book: string;
-  chapter: number;
-  verseStart?: number;
-  verseEnd?: number;
-  chapterEnd?: number;
-}
-
-export interface SearchHit {
-  reference: string;
-  book: string;
-  book_id: string;
-  chapter: number;
-  text: string;
-  similarity: number;
-}
-
-export interface KeywordHit {
-  reference: string;
-  text: string;
-}
-
-/** testament "OT" | "NT"; book a USFM id. */
-export interface SearchInput {
-  query: string;
-  bibleId: string;
-  limit: number;
-  testament?: "OT" | "NT";
-  book?: string;
-}
-
-export interface ScriptureSearcher {
-  search(input: SearchInput): Promise<{ results: SearchHit[]; type: string }>;
-  keyword(input: SearchInput): Promise<{ results: KeywordHit[] }>;
-}
+export type ScriptureSearcher = Pick<ScriptureSearch, "search" | "keyword">;
 
 export interface ReferenceTools {
   /** The whole query as one passage reference, or null. */
-  parsePassageQuery(query: string): PassageRef | null;
-  formatReference(ref: PassageRef, lang: "en" | "es"): string;
+  parsePassageQuery(query: string): ScriptureRef | null;
+  formatReference(ref: ScriptureRef, lang: "en" | "es"): string;
 }
 
 export interface LinkTools {
