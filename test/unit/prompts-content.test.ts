@@ -1,19 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { PREFLIGHT_CATEGORIES } from "../../graphs/chat/types.js";
 import { detectLanguage } from "../../src/prompts/language.js";
 import { listProfiles, listTheologies, loadPrompts, render, type PromptVars } from "../../src/prompts/loader.js";
 import { CANNED_KINDS, LANGUAGES } from "../../src/prompts/types.js";
 
 const registry = loadPrompts();
-const CATEGORIES = [
-  "biblical_question",
-  "passage_request",
-  "support_question",
-  "greeting",
-  "incomplete_input",
-  "hacker_activity",
-  "inappropriate",
-  "invalid",
-];
+const CATEGORIES = PREFLIGHT_CATEGORIES;
 const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /** The classifier prompt's "# Examples" section as category -> quoted examples. */

@@ -59,6 +59,11 @@ export class Bm25Index {
     return this.postings.get(term)?.idf ?? 0;
   }
 
+  /** One query term's BM25 contribution to document d (norms[d] holds k1 * length normalisation). */
+  private termScore(idf: number, tf: number, d: number): number {
+    return (idf * tf * (this.k1 + 1)) / (tf + this.norms[d]!);
+  }
+
   /** Scores every document; documents without a query term score 0. Repeated query terms count once. */
   scores(query: readonly string[], out: Float32Array = new Float32Array(this.size)): Float32Array {
     out.fill(0);
@@ -69,7 +74,7 @@ export class Bm25Index {
       for (let j = 0; j < docs.length; j++) {
         const d = docs[j]!;
         const tf = tfs[j]!;
-        out[d]! += (idf * tf * (this.k1 + 1)) / (tf + this.norms[d]!);
+        out[d]! += this.termScore(idf, tf, d);
       }
     }
     return out;
@@ -80,7 +85,7 @@ export class Bm25Index {
    * so a query costs its postings' length rather than a pass over every document.
    */
   sparse(query: readonly string[]): SparseScores {
-    const { acc, touched, norms, k1 } = this;
+    const { acc, touched } = this;
     let n = 0;
     const seen: string[] = [];
     for (const term of query) {
@@ -93,7 +98,7 @@ export class Bm25Index {
         const d = docs[j]!;
         const tf = tfs[j]!;
         if (acc[d] === 0) touched[n++] = d;
-        acc[d]! += (idf * tf * (k1 + 1)) / (tf + norms[d]!);
+        acc[d]! += this.termScore(idf, tf, d);
       }
     }
     const docs = touched.slice(0, n);
