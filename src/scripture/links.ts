@@ -4,8 +4,29 @@
  * decides only on text it can see, waiting when a later character could change the decision, so
  * the output cannot depend on how the text was chunked.
  */
-import { findReferences, readerPath, referencesInSegment } from "./references.js";
+import { findReferences, readerPath, referencesInSegment, type ScriptureRef } from "./references.js";
 import { firstCandidate, isWordChar, segmentEnd } from "./reference-segments.js";
+import { DEFAULT_TRANSLATION_ID } from "./translations.js";
+
+/** Where reader links point. The one place reader URLs are built: answers, citations, search results. */
+export interface LinkOptions {
+  /** The translation the link opens; the default translation adds nothing to the URL. */
+  bibleId?: string | undefined;
+  /** PUBLIC_BASE_URL: "https://bible.example.org" makes links absolute; unset keeps them root-relative. */
+  baseUrl?: string | undefined;
+}
+
+/**
+ * "/read/JHN/3?verse=16", "/read/JHN/3?verse=16&bible_id=eng-kjv",
+ * "https://bible.example.org/read/PSA/23" (with baseUrl).
+ */
+export function readerUrl(ref: ScriptureRef, options: LinkOptions = {}): string {
+  let url = readerPath(ref);
+  if (options.bibleId !== undefined && options.bibleId !== DEFAULT_TRANSLATION_ID) {
+    url += `${url.includes("?") ? "&" : "?"}bible_id=${encodeURIComponent(options.bibleId)}`;
+  }
+  return options.baseUrl ? `${options.baseUrl.replace(/\/+$/, "")}${url}` : url;
+}
 
 export interface LinkStream {
   /** Takes the next piece of the answer; returns the converted text that is now settled. */
@@ -14,6 +35,8 @@ export interface LinkStream {
   flush(): string;
   /** Characters received but not yet returned. */
   readonly held: number;
+  /** The passages linked so far, in order of appearance (one entry per link). */
+  readonly linked: readonly ScriptureRef[];
 }
 
 type Mode =
@@ -32,11 +55,12 @@ interface Step {
 const TEXT: Mode = { kind: "text" };
 const LINK_TEXT_LIMIT = 200;
 
-function convertSegment(text: string, end: number, startsMidWord: boolean): string {
+function convertSegment(text: string, end: number, startsMidWord: boolean, options: LinkOptions, linked: ScriptureRef[]): string {
   let out = "";
   let cursor = 0;
   for (const found of referencesInSegment(text, 0, end, startsMidWord)) {
-    out += `${text.slice(cursor, found.start)}[${found.text}](${readerPath(found.ref)})`;
+    linked.push(found.ref);
+    out += `${text.slice(cursor, found.start)}[${found.text}](${readerUrl(found.ref, options)})`;
     cursor = found.end;
   }
   return out + text.slice(cursor, end);
@@ -92,7 +116,7 @@ function stepUrl(text: string): Step {
 
 // A markdown link, an image, a reference-style link or a link definition is copied as it is;
 // "[John 3:16]" alone becomes the link "[John 3:16](/read/JHN/3?verse=16)"; any other "[" is text.
-function stepBracket(text: string, final: boolean): Step | null {
+function stepBracket(text: string, final: boolean, options: LinkOptions, linked: ScriptureRef[]): Step | null {
   const close = /[\]\n]/.exec(text.slice(1, LINK_TEXT_LIMIT + 1));
   // A "[" left open this long is prose, not link text: stop holding the answer back for it.
   if (close === null) return final || text.length > LINK_TEXT_LIMIT ? verbatim(1, text) : null;
@@ -111,12 +135,13 @@ function stepBracket(text: string, final: boolean): Step | null {
   const refs = findReferences(content);
   const only = refs[0];
   if (refs.length === 1 && only !== undefined && only.start === 0 && only.end === content.length) {
-    return { consumed: k + 1, out: `[${content}](${readerPath(only.ref)})` };
+    linked.push(only.ref);
+    return { consumed: k + 1, out: `[${content}](${readerUrl(only.ref, options)})` };
   }
   return verbatim(1, text);
 }
 
-function stepText(text: string, final: boolean, atLineStart: boolean, midWord: boolean): Step | null {
+function stepText(text: string, final: boolean, atLineStart: boolean, midWord: boolean, options: LinkOptions, linked: ScriptureRef[]): Step | null {
   if (atLineStart) {
     const fence = /^ {0,3}(`{3,}|~{3,})/.exec(text);
     if (fence !== null && (fence[0].length < text.length || final)) {
@@ -129,21 +154,22 @@ function stepText(text: string, final: boolean, atLineStart: boolean, midWord: b
     if (ticks === text.length && !final) return null;
     return verbatim(ticks, text, { kind: "code", ticks });
   }
-  if (text[0] === "[") return stepBracket(text, final);
+  if (text[0] === "[") return stepBracket(text, final, options, linked);
   const segment = segmentEnd(text, 0, final, midWord);
   if (segment.verbatim) return verbatim(segment.end, text, segment.complete ? undefined : { kind: "url" });
-  if (segment.complete) return { consumed: segment.end, out: convertSegment(text, segment.end, midWord) };
+  if (segment.complete) return { consumed: segment.end, out: convertSegment(text, segment.end, midWord, options, linked) };
   // The segment may still grow: send what precedes its first possible reference start now.
   const hold = firstCandidate(text, 0, text.length, true, true, midWord);
   if (hold === 0) return null;
   return verbatim(hold < 0 ? text.length : hold, text);
 }
 
-export function createLinkStream(): LinkStream {
+export function createLinkStream(options: LinkOptions = {}): LinkStream {
   let pending = "";
   let mode: Mode = TEXT;
   let atLineStart = true;
   let midWord = false;
+  const linked: ScriptureRef[] = [];
 
   function step(final: boolean): Step | null {
     switch (mode.kind) {
@@ -151,7 +177,7 @@ export function createLinkStream(): LinkStream {
       case "fence": return stepFence(pending, mode);
       case "url": return stepUrl(pending);
       case "destination": return stepDestination(pending, mode.depth);
-      case "text": return stepText(pending, final, atLineStart, midWord);
+      case "text": return stepText(pending, final, atLineStart, midWord, options, linked);
     }
   }
 
@@ -190,11 +216,14 @@ export function createLinkStream(): LinkStream {
     get held() {
       return pending.length;
     },
+    get linked() {
+      return linked;
+    },
   };
 }
 
 /** The answer with every existing scripture reference outside code, links and URLs linked. */
-export function convertLinks(text: string): string {
-  const stream = createLinkStream();
+export function convertLinks(text: string, options: LinkOptions = {}): string {
+  const stream = createLinkStream(options);
   return stream.push(text) + stream.flush();
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
+import { convertLinks, createLinkStream, readerUrl } from "../../src/scripture/links.js";
 import { ANSWERS, FRAGMENTS } from "../fixtures/references-answers.js";
 
 function streamed(chunks: readonly string[]): { out: string; maxHeld: number } {
@@ -80,6 +80,44 @@ describe("convertLinks: what is never linked again", () => {
 
   it("when the answer is converted twice, then the second pass changes nothing", () => {
     for (const answer of ANSWERS) expect(convertLinks(convertLinks(answer))).toBe(convertLinks(answer));
+  });
+});
+
+describe("readerUrl and link options", () => {
+  const john = { book: "JHN", chapter: 3, verseStart: 16 };
+  const psalm = { book: "PSA", chapter: 23 };
+  it.each([
+    [john, {}, "/read/JHN/3?verse=16"],
+    [john, { bibleId: "eng-web" }, "/read/JHN/3?verse=16"],
+    [john, { bibleId: "eng-kjv" }, "/read/JHN/3?verse=16&bible_id=eng-kjv"],
+    [psalm, { bibleId: "spa-rv1909" }, "/read/PSA/23?bible_id=spa-rv1909"],
+    [john, { baseUrl: "https://bible.example.org" }, "https://bible.example.org/read/JHN/3?verse=16"],
+    [psalm, { baseUrl: "https://example.org/bible/", bibleId: "eng-kjv" }, "https://example.org/bible/read/PSA/23?bible_id=eng-kjv"],
+  ] as const)("when the passage is %j with options %j, then the URL is %s", (ref, options, url) => {
+    expect(readerUrl(ref, options)).toBe(url);
+  });
+
+  it("when a translation and a base URL are given, then every link carries them, streamed or whole", () => {
+    const options = { bibleId: "eng-kjv", baseUrl: "https://bible.example.org" };
+    const text = "Read John 3:16 and [Psalm 23] today.";
+    const expected =
+      "Read [John 3:16](https://bible.example.org/read/JHN/3?verse=16&bible_id=eng-kjv) and " +
+      "[Psalm 23](https://bible.example.org/read/PSA/23?bible_id=eng-kjv) today.";
+    expect(convertLinks(text, options)).toBe(expected);
+    const stream = createLinkStream(options);
+    expect([...text].map((ch) => stream.push(ch)).join("") + stream.flush()).toBe(expected);
+    expect(convertLinks(expected, options)).toBe(expected);
+  });
+
+  it("when references are linked, then the stream lists them in order", () => {
+    const stream = createLinkStream();
+    stream.push("See Romans 8:28, 31 and [John 3:16], not `Psalm 23`.");
+    stream.flush();
+    expect(stream.linked).toEqual([
+      { book: "ROM", chapter: 8, verseStart: 28 },
+      { book: "ROM", chapter: 8, verseStart: 31 },
+      { book: "JHN", chapter: 3, verseStart: 16 },
+    ]);
   });
 });
 
