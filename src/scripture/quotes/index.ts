@@ -1,0 +1,3 @@
+/** Quotations presented as scripture, checked against the caller's translation (docs/grounding.md). */
+export { checkQuotes, createQuoteStream, type QuoteCheckOptions, type QuoteOutcome, type QuoteStatus, type QuoteStream } from "./stream.js";
+export { foldingFor } from "./normalize.js";

@@ -1,0 +1,86 @@
+/**
+ * The decision for one quotation attributed to one existing passage: it stands, it is replaced by
+ * the passage's exact words, it loses its quotation marks, or it was not a quotation of scripture.
+ */
+import { aimAt, isFaithful } from "./align.js";
+import { tokenize, type Folding } from "./normalize.js";
+import type { Passage } from "./passage.js";
+
+export type Verdict =
+  | { kind: "verified" }
+  | { kind: "corrected"; text: string }
+  /** Presented as scripture, but the translation has no words to show for it. */
+  | { kind: "unquoted" }
+  /** Not a quotation of the passage (a term, a title, a short phrase): left alone. */
+  | { kind: "ignored" };
+
+/** Fewer words than this are checked but never replaced: "agape", "born again" are terms, not quotations. */
+export const MIN_QUOTE_WORDS = 3;
+
+/** A whole cited range longer than this is never pasted in as a replacement. */
+export const MAX_FALLBACK_WORDS = 150;
+
+// An ellipsis or an editorial insertion ("[God]") separates fragments quoted from the same passage.
+const GAP = /\.\s?\.\s?\.|…|\[[^\]]*\]/u;
+
+/** How the quotation is tied to its reference: tightly (a parenthesis, "John 3:16 says:") or only by sharing a sentence. */
+export type Tie = "tight" | "loose";
+
+const DOUBLE_OUTER = new Set(['"', "“", "”", "„"]);
+const PAIRS: Record<string, string> = { "“": "”", "‘": "’", "«": "»" };
+const CLOSERS = new Set(Object.values(PAIRS));
+
+// A closing single mark between letters is an apostrophe ("didn’t"), not a quotation mark.
+function isApostrophe(text: string, at: number): boolean {
+  return text[at] === "’" && /\p{L}/u.test(text[at - 1] ?? "") && /\p{L}/u.test(text[at + 1] ?? "");
+}
+
+/** Drops the passage's own quotation marks whose partner lies outside the quoted span. */
+function balance(text: string): string {
+  const open: number[] = [];
+  const drop = new Set<number>();
+  for (let at = 0; at < text.length; at++) {
+    const ch = text[at] as string;
+    if (PAIRS[ch] !== undefined) open.push(at);
+    else if (CLOSERS.has(ch) && !isApostrophe(text, at)) {
+      const last = open[open.length - 1];
+      if (last !== undefined && PAIRS[text[last] as string] === ch) open.pop();
+      else drop.add(at);
+    }
+  }
+  for (const at of open) drop.add(at);
+  return text.split("").filter((_, at) => !drop.has(at)).join("");
+}
+
+// Inside double quotation marks the passage's own double marks become single ones.
+function nest(text: string, outer: string | undefined): string {
+  const balanced = balance(text).replace(/\s{2,}/g, " ").trim();
+  if (outer === undefined || !DOUBLE_OUTER.has(outer)) return balanced;
+  return balanced.replace(/“/g, "‘").replace(/”/g, "’");
+}
+
+function spanText(passage: Passage, start: number, end: number, original: string): string {
+  const first = passage.tokens[start];
+  const last = passage.tokens[end - 1];
+  if (first === undefined || last === undefined) return "";
+  let text = passage.text.slice(first.start, last.end);
+  const after = /^[’”']*[.!?]/.exec(passage.text.slice(last.end));
+  const ending = /[.!?,;:]$/.exec(original.trimEnd().replace(/["”»’']+$/, ""));
+  if (after !== null && ending !== null) text += after[0];
+  else if (ending !== null) text += ending[0];
+  return text;
+}
+
+export function judge(original: string, passage: Passage, tie: Tie, folding: Folding, outer?: string): Verdict {
+  const fragments = original.split(GAP).map((part) => tokenize(part, folding).map((token) => token.key));
+  const words = fragments.flat();
+  if (words.length === 0) return { kind: "ignored" };
+  if (passage.keys.length === 0) return tie === "tight" ? { kind: "unquoted" } : { kind: "ignored" };
+  if (isFaithful(passage.keys, fragments)) return { kind: "verified" };
+  if (words.length < MIN_QUOTE_WORDS) return { kind: "ignored" };
+  const aim = aimAt(passage.keys, words, passage.unit);
+  if (aim !== null) return { kind: "corrected", text: nest(spanText(passage, aim.start, aim.end, original), outer) };
+  if (tie === "loose") return { kind: "ignored" };
+  if (passage.wholeChapter || passage.keys.length > MAX_FALLBACK_WORDS) return { kind: "unquoted" };
+  return { kind: "corrected", text: nest(spanText(passage, 0, passage.keys.length, original), outer) };
+}

@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import { loadBibleLibrary } from "../../src/scripture/corpus.js";
+import { checkQuotes } from "../../src/scripture/quotes/index.js";
+
+const library = loadBibleLibrary();
+const check = (text: string, bibleId = "eng-web") => checkQuotes(text, { bible: library.get(bibleId)! });
+
+interface Row {
+  /** How models get it wrong (or right). */
+  kind: string;
+  bible?: string;
+  text: string;
+  out: string;
+  /** [status, reference as written] per quotation. */
+  quotes: [string, string][];
+}
+
+// Misquotations the way models make them, and faithful quotations that must stand.
+const TABLE: Row[] = [
+  {
+    kind: "faithful, reference before",
+    text: 'As Romans 8:28 says, "all things work together for good for those who love God."',
+    out: 'As Romans 8:28 says, "all things work together for good for those who love God."',
+    quotes: [["verified", "Romans 8:28"]],
+  },
+  {
+    kind: "faithful, parenthesis after, different case and punctuation",
+    text: '"for god so loved the world that he gave his only born son" (John 3:16).',
+    out: '"for god so loved the world that he gave his only born son" (John 3:16).',
+    quotes: [["verified", "John 3:16"]],
+  },
+  {
+    kind: "faithful with an ellipsis",
+    text: '"For God so loved the world ... that whoever believes in him should not perish" (John 3:16).',
+    out: '"For God so loved the world ... that whoever believes in him should not perish" (John 3:16).',
+    quotes: [["verified", "John 3:16"]],
+  },
+  {
+    kind: "another translation's wording (NIV for the WEB)",
+    text: 'God\'s love is shown in John 3:16: "For God so loved the world, that he gave his one and only Son." Amen.',
+    out: 'God\'s love is shown in John 3:16: "For God so loved the world, that he gave his only born Son." Amen.',
+    quotes: [["corrected", "John 3:16"]],
+  },
+  {
+    kind: "another translation's wording (KJV for the WEB)",
+    text: 'Psalm 23:1 reads, "The LORD is my shepherd; I shall not want."',
+    out: 'Psalm 23:1 reads, "Yahweh is my shepherd; I shall lack nothing."',
+    quotes: [["corrected", "Psalm 23:1"]],
+  },
+  {
+    kind: "merged verses under one reference",
+    text: '"For God so loved the world, that he gave his only born Son. For God didn\'t send his Son into the world to judge the world" (John 3:16).',
+    out: '"For God so loved the world, that he gave his only born Son, that whoever believes in him should not perish, but have eternal life" (John 3:16).',
+    quotes: [["corrected", "John 3:16"]],
+  },
+  {
+    kind: "paraphrase in quotation marks",
+    text: 'Jesus said, "I am the way and the truth and the life; no one comes to the Father except through me" (John 14:6).',
+    out: 'Jesus said, "I am the way, the truth, and the life. No one comes to the Father, except through me" (John 14:6).',
+    quotes: [["corrected", "John 14:6"]],
+  },
+  {
+    kind: "wrong reference for a right quotation",
+    text: '"I can do all things through Christ who strengthens me" (Philippians 4:12).',
+    out: '"I know how to be humbled, and I also know how to abound. In any and all circumstances I have learned the secret both to be filled and to be hungry, both to abound and to be in need" (Philippians 4:12).',
+    quotes: [["corrected", "Philippians 4:12"]],
+  },
+  {
+    kind: "a Spanish quotation of an English verse",
+    text: '«Porque de tal manera amó Dios al mundo» (Juan 3:16).',
+    out: '«For God so loved the world, that he gave his only born Son, that whoever believes in him should not perish, but have eternal life» (Juan 3:16).',
+    quotes: [["corrected", "Juan 3:16"]],
+  },
+  {
+    kind: "a reference that does not exist",
+    text: 'The saying "God helps those who help themselves" (Hezekiah 3:16) is not scripture, nor is "Blessed are the cheerful" (Matthew 5:49).',
+    out: 'The saying God helps those who help themselves (Hezekiah 3:16) is not scripture, nor is Blessed are the cheerful (Matthew 5:49).',
+    quotes: [["unquoted", "Hezekiah 3:16"], ["unquoted", "Matthew 5:49"]],
+  },
+  {
+    kind: "KJV archaic forms modernised",
+    bible: "eng-kjv",
+    text: 'John 3:16 says, "For God so loved the world, that he gave his only begotten Son, that whosoever believes in him should not perish."',
+    out: 'John 3:16 says, "For God so loved the world, that he gave his only begotten Son, that whosoever believes in him should not perish."',
+    quotes: [["verified", "John 3:16"]],
+  },
+  {
+    kind: "WEB wording for the KJV",
+    bible: "eng-kjv",
+    text: 'John 3:16 says, "For God so loved the world, that he gave his only born Son."',
+    out: 'John 3:16 says, "For God so loved the world, that he gave his only begotten Son."',
+    quotes: [["corrected", "John 3:16"]],
+  },
+  {
+    kind: "Spanish, accents and the old á",
+    bible: "spa-rv1909",
+    text: 'Juan 3:16 dice: «Porque de tal manera amo Dios al mundo, que ha dado a su Hijo unigenito».',
+    out: 'Juan 3:16 dice: «Porque de tal manera amo Dios al mundo, que ha dado a su Hijo unigenito».',
+    quotes: [["verified", "Juan 3:16"]],
+  },
+  {
+    kind: "Spanish paraphrase (modern wording for the RV1909)",
+    bible: "spa-rv1909",
+    text: 'Juan 3:16 dice: «Porque Dios amó tanto al mundo que dio a su Hijo único».',
+    out: 'Juan 3:16 dice: «Porque de tal manera amó Dios al mundo, que ha dado á su Hijo unigénito».',
+    quotes: [["corrected", "Juan 3:16"]],
+  },
+  {
+    kind: "a chapter reference: the verse aimed at",
+    text: 'Psalm 23 opens with "The LORD is my shepherd, I shall not want."',
+    out: 'Psalm 23 opens with "Yahweh is my shepherd; I shall lack nothing."',
+    quotes: [["corrected", "Psalm 23"]],
+  },
+  {
+    kind: "a block quote attributed on its last line",
+    text: "> For God so loved the world that he gave his one and only Son\n> — John 3:16\n\nMore.",
+    out: "> For God so loved the world, that he gave his only born Son\n> — John 3:16\n\nMore.",
+    quotes: [["corrected", "John 3:16"]],
+  },
+  {
+    kind: "a block quote attributed by the line before",
+    text: "Jesus says in John 14:6:\n\n> I am the way, the truth, and the life.\n\nAmen.",
+    out: "Jesus says in John 14:6:\n\n> I am the way, the truth, and the life.\n\nAmen.",
+    quotes: [["verified", "John 14:6"]],
+  },
+  {
+    kind: "the translation's own quotation marks, unbalanced in the span, dropped",
+    text: 'Jesus said to Nicodemus, "Don\'t marvel that I said to you, You must be born again" (John 3:7).',
+    out: 'Jesus said to Nicodemus, "Don’t marvel that I said to you, You must be born anew" (John 3:7).',
+    quotes: [["corrected", "John 3:7"]],
+  },
+];
+
+describe("checkQuotes: the misquotation table", () => {
+  it.each(TABLE.map((row) => [row.kind, row] as const))("when the quotation is %s, then the outcome is as listed", (_, row) => {
+    const result = check(row.text, row.bible);
+    expect(result.text).toBe(row.out);
+    expect(result.quotes.map((q) => [q.status, q.reference])).toEqual(row.quotes);
+  });
+});
+
+describe("checkQuotes: what is not a quotation of scripture", () => {
+  const untouched = [
+    'John 3:16 is often called "the gospel in a nutshell."',
+    'Jesus told Nicodemus he must be "born again" (John 3:3).',
+    'The word "agape" appears in John 3:16.',
+    'He said "hello" to me.',
+    'A 12" ruler and John 3:16.',
+    'Type `"For God so loved" (John 3:16)` in the box.',
+    '```\n"For God so loved the world and all" (John 3:16)\n```',
+    '"Unclosed quotation with John 3:16 in it',
+    "> Grace is not a doctrine but a life.\n> — Augustine\n",
+  ];
+  it.each(untouched)("when the answer is %j, then nothing changes", (text) => {
+    const result = check(text);
+    expect(result.text).toBe(text);
+    expect(result.quotes.filter((q) => q.status !== "verified")).toEqual([]);
+  });
+});
+
+describe("checkQuotes: outcomes", () => {
+  it("when a quotation is corrected, then the outcome keeps both the model's words and the exact text", () => {
+    const [outcome] = check('John 3:16 says "For God so loved the world, that he gave his one and only Son".').quotes;
+    expect(outcome).toMatchObject({
+      ref: { book: "JHN", chapter: 3, verseStart: 16 },
+      status: "corrected",
+      original: "For God so loved the world, that he gave his one and only Son",
+      quoted: "For God so loved the world, that he gave his only born Son",
+    });
+  });
+
+  it("when checking twice, then the second pass changes nothing and verifies every quotation", () => {
+    for (const row of TABLE) {
+      const once = check(row.text, row.bible).text;
+      const twice = check(once, row.bible);
+      expect(twice.text).toBe(once);
+      expect(twice.quotes.every((q) => q.status !== "corrected")).toBe(true);
+    }
+  });
+});
