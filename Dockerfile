@@ -28,7 +28,8 @@ WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
 # The code stays root-owned and read-only to the service user; only /data is writable.
 COPY --chown=root:root . .
-RUN mkdir -p /data && chown node:node /data
+# Compiled once here (esbuild, a production dependency), so the read-only image starts without a build.
+RUN node scripts/build.mjs && mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 
 USER node
@@ -36,4 +37,6 @@ EXPOSE 8080
 # node:*-slim has no curl; Node's own fetch probes liveness.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["npm", "start"]
+# The same start as `npm start` (the Node flags live in scripts/start.sh), without npm in between: the
+# shell execs into Node, so the init's SIGTERM reaches the service, which stops its embedded Chroma.
+CMD ["sh", "scripts/start.sh"]

@@ -2,12 +2,14 @@ import type { Server } from "node:http";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
+import { watchParent } from "./lifecycle/parent-watch.js";
 import { buildServices, type Services } from "./services.js";
 
 /**
  * Starts the service: configuration (fails fast), corpus, prompts, search (embedded Chroma by default),
  * the chat graph, then the HTTP server. On SIGTERM/SIGINT it stops accepting, lets in-flight requests
- * finish within SHUTDOWN_TIMEOUT_MS, stops the embedded Chroma and exits 0.
+ * finish within SHUTDOWN_TIMEOUT_MS, stops the embedded Chroma and exits 0; likewise when the process
+ * that started it dies without passing a signal on.
  */
 async function main() {
   let config: Config;
@@ -65,6 +67,7 @@ async function main() {
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  watchParent(() => shutdown("parent exited"));
   process.on("unhandledRejection", (err) => {
     logger.error({ err: err instanceof Error ? err.message : String(err) }, "unhandled rejection");
   });

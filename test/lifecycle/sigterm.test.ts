@@ -33,7 +33,7 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** The real service as deployed: node --import tsx src/main.ts, on a copy of the run's index. */
+/** The real service from its sources (tsx loader), on a copy of the run's index; stop-everything.test.ts runs the production start. */
 async function startMain(env: Record<string, string>): Promise<Running> {
   const dataDir = mkdtempSync(join(tmpdir(), "bc-life-"));
   dirs.push(dataDir);
