@@ -118,12 +118,13 @@ export function prepareParsers(): void {
 
 const BY_OSIS = new Map<string, Book>(BOOKS.map((book) => [book.osis, book]));
 
-// Abbreviations that are everyday words ("Is 2 enough?", "Mi 5 hijos"): with a verse they are
-// references, with a chapter alone they are prose.
-const WORD_ABBREVIATIONS = new Set([
-  "is", "am", "ex", "mi", "os", "sal", "ap", "est", "pro", "mar", "mal", "ac", "act", "song", "ro", "ga", "ge", "ne", "ru", "lu",
-  "ob", "ez", "hab",
-]);
+// Abbreviations that are everyday English or Spanish words ("Is 2 enough?", "Am 3 ok", "Mi 5 hijos",
+// "Mar 3 veces"): with a verse they are references, with a chapter alone they are prose.
+const WORD_ABBREVIATIONS = new Set(["is", "am", "mi", "os", "sal", "mar", "mal", "act", "song", "pro"]);
+
+// Short abbreviations that are no everyday word ("Ge 34", "Ex 8", "Ro 12", "Hab 1") link with a chapter
+// alone when written as abbreviations are, capital then lowercase: "AC 26" is not Acts 26.
+const TITLE_CASE = /^\p{Lu}\p{Ll}{1,2}\.?$/u;
 
 // Dashes the parser does not read as ranges, swapped one for one so offsets stay put.
 const ODD_DASHES = /[\u2010\u2011\u2012\u2212\uFE63\uFF0D]/g;
@@ -199,6 +200,7 @@ function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] 
       // "Numbers 1 through 10 are prime": chapter ranges in words read as prose.
       if (/\b(?:through|thru|to)\b/i.test(span)) ok = false;
       if (!continuation && WORD_ABBREVIATIONS.has(normalizeBookName(bookText))) ok = false;
+      if (!continuation && bookText.replace(/\.$/, "").length <= 3 && !TITLE_CASE.test(bookText)) ok = false;
     }
     const accepted = ok && ref !== undefined;
     previous = { entityId: entity.entity_id, accepted };

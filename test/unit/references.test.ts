@@ -18,9 +18,9 @@ interface Row {
 const rows = fixtures as Row[];
 
 describe("findReferences over the fixture table", () => {
-  it("has at least 150 cases, positives and negatives", () => {
-    expect(rows.length).toBeGreaterThanOrEqual(150);
-    expect(rows.filter((row) => row.refs.length === 0).length).toBeGreaterThanOrEqual(40);
+  it("has at least 400 cases, positives and negatives", () => {
+    expect(rows.length).toBeGreaterThanOrEqual(400);
+    expect(rows.filter((row) => row.refs.length === 0).length).toBeGreaterThanOrEqual(100);
   });
 
   it.each(rows.map((row) => [row.text, row] as const))("when the text is %j, then it finds exactly the listed references", (_, row) => {
