@@ -2,6 +2,7 @@ import { render, type PromptRegistry, type PromptVars } from "../../src/prompts/
 import { detectLanguage, languageName } from "../../src/prompts/language.js";
 import type { BibleSource, ReferenceTools } from "./deps.js";
 import type { ChatContext } from "./configuration.js";
+import { isDistress } from "./preflight-rules.js";
 
 const CALLER_OPEN = "<<<CALLER_INSTRUCTIONS";
 const CALLER_CLOSE = "CALLER_INSTRUCTIONS>>>";
@@ -14,8 +15,10 @@ export function promptVars(prompts: PromptRegistry, ctx: ChatContext, lastUserTe
     max_words: ctx.maxWords,
     theology_name: theology.name,
     theology_slug: theology.slug,
+    theology_description: theology.description,
     profile_name: profile.name,
     profile_slug: profile.slug,
+    profile_description: profile.description,
     language: languageName(detectLanguage(lastUserText)),
     bible_id: ctx.bibleId,
   };
@@ -57,7 +60,11 @@ export function buildSystemPrompt(input: {
   const vars = promptVars(prompts, ctx, input.lastUserText);
   const theology = prompts.theology(ctx.theology) ?? prompts.defaultTheology;
   const profile = prompts.profile(ctx.profile) ?? prompts.defaultProfile;
-  const parts = [render(prompts.guardrails.body, vars), render(theology.body, vars), render(profile.body, vars)];
+  const parts = [render(prompts.guardrails.body, vars)];
+  // A message that reads as distress or abuse gets the care-first note right after the rules, also with skip_preflight.
+  const careFirst = isDistress(input.lastUserText) ? prompts.partials.find((p) => p.slug === "crisis-first") : undefined;
+  if (careFirst) parts.push(render(careFirst.body, vars));
+  parts.push(render(theology.body, vars), render(profile.body, vars));
   if (input.passage) parts.push(input.passage);
   parts.push(
     `# Length\n\nAnswer in at most ${ctx.maxWords} words, citations included. Longer answers are cut off mid-thought, so plan to finish within the limit.`,

@@ -5,8 +5,10 @@ export const PLACEHOLDERS = {
   max_words: "the answer's word limit for this request (max_words, default 300)",
   theology_name: "display name of the selected theology, e.g. Reformed",
   theology_slug: "slug of the selected theology, e.g. reformed",
+  theology_description: "the selected theology's one-line description, as GET /v1/theologies lists it",
   profile_name: "display name of the selected profile, e.g. Scholar",
   profile_slug: "slug of the selected profile, e.g. scholar",
+  profile_description: "the selected profile's one-line description, as GET /v1/profiles lists it",
   language: "name of the language detected in the user's last message: English or Spanish",
   bible_id: "the translation the caller asked for, e.g. eng-web",
 } as const;
@@ -23,7 +25,7 @@ export const ALLOWED_PLACEHOLDERS: Record<PromptKind, readonly PlaceholderName[]
   profile: ALL,
   partial: ALL,
   preflight: [],
-  canned: ["theology_name", "profile_name", "max_words"],
+  canned: ["theology_name", "theology_description", "profile_name", "profile_description", "max_words", "bible_id"],
 };
 
 export function isPlaceholderName(name: string): name is PlaceholderName {

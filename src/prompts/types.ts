@@ -1,7 +1,7 @@
 export type PromptKind = "guardrails" | "preflight" | "theology" | "profile" | "canned" | "partial";
 
 /** Replies sent without reaching the agent; the file name is `canned/<kind>.<lang>.md`. */
-export const CANNED_KINDS = ["greeting", "incomplete_input", "content_filter"] as const;
+export const CANNED_KINDS = ["greeting", "incomplete_input", "content_filter", "support"] as const;
 export type CannedKind = (typeof CANNED_KINDS)[number];
 
 /** Languages detectLanguage can return; every canned kind must exist in each of them. */

@@ -46,8 +46,8 @@ describe("preflight settled by rules", () => {
     expect(agentCalls().length).toBeGreaterThan(0);
   });
 
-  it("when the message is one word, then the incomplete-input reply is canned", async () => {
-    const out = await h.run("Romans");
+  it("when the message is one word that names nothing, then the incomplete-input reply is canned", async () => {
+    const out = await h.run("Hmm");
     expect(out).toMatchObject({ kind: "canned", category: "incomplete_input" });
     expect(h.provider.chatRequests).toHaveLength(0);
   });
@@ -56,25 +56,43 @@ describe("preflight settled by rules", () => {
 describe("preflight by the classifier model", () => {
   const question = "Could you tell me how this works for my church group?";
 
-  it("when the classifier says support_question, then the content is empty and the agent is not called", async () => {
+  it("when the classifier says support_question, then a short reply names the perspective and the listings, and the agent is not called", async () => {
     h.provider.on(match.structured(), reply.json({ category: "support_question" }));
     const out = await h.run(question);
-    expect(out).toMatchObject({ kind: "canned", category: "support_question", content: "" });
+    expect(out).toMatchObject({ kind: "canned", category: "support_question" });
+    const content = out.kind === "canned" ? out.content : "";
+    expect(content).toContain(`**${h.deps.prompts.defaultTheology.name}**`);
+    expect(content).toContain(`**${h.deps.prompts.defaultProfile.name}**`);
+    expect(content).toContain("/v1/theologies");
+    expect(content).not.toMatch(/\{\{|\}\}/);
     expect(structured()).toHaveLength(1);
     expect(agentCalls()).toHaveLength(0);
   });
 
-  it("when the classifier sees only the last user message, then earlier turns are not sent to it", async () => {
+  it("when the conversation has earlier turns, then the classifier sees them (bounded) before the message it classifies", async () => {
     h.provider.on(match.structured(), reply.json({ category: "greeting" }));
+    const long = `Grace is God's favour. ${"More words here. ".repeat(100)}`;
     await h.run([
       { role: "user", content: "What is grace?" },
-      { role: "assistant", content: "Grace is God's favour." },
+      { role: "assistant", content: long },
       { role: "user", content: question },
     ]);
     const msgs = structured()[0]!.body.messages;
     expect(msgs.map((m) => m.role)).toEqual(["system", "user"]);
-    expect(msgs[1]!.content).toBe(question);
+    const sent = String(msgs[1]!.content);
+    expect(sent).toContain("User: What is grace?");
+    expect(sent).toContain("Assistant: Grace is God's favour.");
+    expect(sent.indexOf("<message_to_classify>")).toBeGreaterThan(sent.indexOf("</conversation_so_far>"));
+    expect(sent.endsWith(`<message_to_classify>\n${question}\n</message_to_classify>`)).toBe(true);
+    expect(sent.length).toBeLessThan(long.length);
     expect(msgs[0]!.content).toBe(h.deps.prompts.preflight.body);
+  });
+
+  it("when the conversation opens with the message, then the classifier sees the message alone", async () => {
+    h.provider.on(match.structured(), reply.json({ category: "greeting" }));
+    await h.run(question);
+    const msgs = structured()[0]!.body.messages;
+    expect(msgs[1]!.content).toBe(question);
   });
 
   it("when the classifier says incomplete_input on Spanish text, then the Spanish canned reply comes back", async () => {
@@ -114,5 +132,30 @@ describe("preflight by the classifier model", () => {
     expect(out).toMatchObject({ kind: "answer", content: "Hello! Ask me about the Bible." });
     expect(structured()).toHaveLength(0);
     expect(h.provider.chatRequests).toHaveLength(1);
+  });
+});
+
+describe("preflight: people in distress", () => {
+  const systemOfAgent = () => String(agentCalls()[0]?.body.messages[0]?.content ?? "");
+
+  it.each(["I want to die", "suicide", "Mi pastor abusó de mí cuando era niña"])(
+    "when the message is %j, then it reaches the agent without a classifier call, with the crisis guidance and the care-first note",
+    async (text) => {
+      const out = await h.run(text);
+      expect(out.kind).toBe("answer");
+      expect(structured()).toHaveLength(0);
+      const system = systemOfAgent();
+      expect(system).toContain("# People in distress");
+      expect(system).toContain("988");
+      expect(system).toContain("# This message needs care first");
+      expect(system.indexOf("# This message needs care first")).toBeLessThan(system.indexOf("# Perspective:"));
+    },
+  );
+
+  it("when the question is ordinary, then the care-first note is not added but the crisis guidance is still there", async () => {
+    h.provider.on(match.structured(), reply.json({ category: "biblical_question" }));
+    await h.run("What does the Bible say about forgiveness?");
+    expect(systemOfAgent()).toContain("# People in distress");
+    expect(systemOfAgent()).not.toContain("# This message needs care first");
   });
 });

@@ -46,8 +46,8 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
   },
   {
     when: "a canned reply uses a placeholder only core prompts may use",
-    breakIt: (d) => edit(d, "canned/greeting.en.md", "Canned", "{{bible_id}} Canned"),
-    expected: ["canned/greeting.en.md:6: placeholder {{bible_id}} is not available in canned files"],
+    breakIt: (d) => edit(d, "canned/greeting.en.md", "Canned", "{{language}} Canned"),
+    expected: ["canned/greeting.en.md:6: placeholder {{language}} is not available in canned files"],
   },
   {
     when: "a placeholder is malformed",

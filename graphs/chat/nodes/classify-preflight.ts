@@ -5,6 +5,7 @@ import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
 import { lastUserText } from "../messages.js";
+import { classifierInput } from "../preflight-input.js";
 import { classifyByRules } from "../preflight-rules.js";
 import { isCallerAbort, toProviderError, upstreamTimeout } from "../provider-errors.js";
 import { PREFLIGHT_CATEGORIES, type ChatStateUpdate, type ChatStateValue } from "../state.js";
@@ -25,7 +26,8 @@ function isMalformedClassification(err: unknown): boolean {
 }
 
 /**
- * Rules first (no provider call), then the classifier model on the last user message. A classifier
+ * Rules first (no provider call), then the classifier model on the last user message, with the
+ * turns before it for context (classifierInput). A classifier
  * that answers nonsense fails open to the agent: the guardrails still apply there, and refusing a
  * sincere question because a cheap model stumbled is the worse error. Provider failures (key, rate
  * limit, outage, timeout) propagate: the agent call would meet the same provider.
@@ -40,7 +42,8 @@ export function createClassifyPreflight(deps: ChatDeps) {
   return async function classifyPreflight(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
     const ctx = resolveContext(config, deps);
     const text = lastUserText(state.messages);
-    const byRule = classifyByRules(text, (t) => deps.references.parsePassageQuery(t) !== null);
+    const input = classifierInput(state.messages);
+    const byRule = classifyByRules(text, (t) => deps.references.parsePassageQuery(t) !== null, { hasContext: input.hasContext });
     if (byRule) {
       deps.metrics?.preflight(byRule);
       return { category: byRule, classifiedBy: "rules" };
@@ -55,7 +58,7 @@ export function createClassifyPreflight(deps: ChatDeps) {
     const done = startCall(deps.metrics, "preflight");
     let result: { raw: BaseMessage; parsed: z.infer<typeof PreflightSchema> | null };
     try {
-      result = await model.invoke([new SystemMessage(deps.prompts.preflight.body), new HumanMessage(text)], {
+      result = await model.invoke([new SystemMessage(deps.prompts.preflight.body), new HumanMessage(input.text || text)], {
         callbacks: config.callbacks,
         signal: deadline.signal,
       });
