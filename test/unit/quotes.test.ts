@@ -178,3 +178,40 @@ describe("checkQuotes: outcomes", () => {
     }
   });
 });
+
+describe("buildCitations", () => {
+  it("when an answer quotes, misquotes and cites, then each passage appears once, in order, with its status", async () => {
+    const { buildCitations } = await import("../../src/scripture/quotes/index.js");
+    const { createLinkStream } = await import("../../src/scripture/links.js");
+    const text =
+      'John 3:16 says: "For God so loved the world, that he gave his one and only Son." See also Romans 8:28, 31 and ' +
+      'Psalm 23, where "Yahweh is my shepherd" (Psalm 23:1). Again John 3:16.';
+    const checked = check(text, "eng-kjv");
+    const links = createLinkStream({ bibleId: "eng-kjv" });
+    links.push(checked.text);
+    links.flush();
+    const citations = buildCitations(links.linked, checked.quotes, { bibleId: "eng-kjv", lang: "en", baseUrl: "https://bible.example.org" });
+    expect(citations).toEqual([
+      {
+        reference: "John 3:16", book_id: "JHN", chapter: 3, verses: [16], bible_id: "eng-kjv",
+        url: "https://bible.example.org/read/JHN/3?verse=16&bible_id=eng-kjv",
+        quoted: "For God so loved the world, that he gave his only begotten Son.", status: "corrected",
+      },
+      { reference: "Romans 8:28", book_id: "ROM", chapter: 8, verses: [28], bible_id: "eng-kjv", url: "https://bible.example.org/read/ROM/8?verse=28&bible_id=eng-kjv", quoted: null, status: "cited" },
+      { reference: "Romans 8:31", book_id: "ROM", chapter: 8, verses: [31], bible_id: "eng-kjv", url: "https://bible.example.org/read/ROM/8?verse=31&bible_id=eng-kjv", quoted: null, status: "cited" },
+      { reference: "Psalm 23", book_id: "PSA", chapter: 23, verses: null, bible_id: "eng-kjv", url: "https://bible.example.org/read/PSA/23?bible_id=eng-kjv", quoted: null, status: "cited" },
+      {
+        reference: "Psalm 23:1", book_id: "PSA", chapter: 23, verses: [1], bible_id: "eng-kjv",
+        url: "https://bible.example.org/read/PSA/23?verse=1&bible_id=eng-kjv", quoted: "The LORD is my shepherd", status: "corrected",
+      },
+    ]);
+  });
+
+  it("when links are off, then quoted passages still appear, named in the translation's language", async () => {
+    const { buildCitations } = await import("../../src/scripture/quotes/index.js");
+    const checked = check("Juan 3:16 dice: «Porque de tal manera amó Dios al mundo».", "spa-rv1909");
+    expect(buildCitations([], checked.quotes, { bibleId: "spa-rv1909", lang: "es" })).toEqual([
+      { reference: "Juan 3:16", book_id: "JHN", chapter: 3, verses: [16], bible_id: "spa-rv1909", url: "/read/JHN/3?verse=16&bible_id=spa-rv1909", quoted: "Porque de tal manera amó Dios al mundo", status: "verified" },
+    ]);
+  });
+});

@@ -104,6 +104,9 @@ function widenStart(passage: readonly string[], quote: readonly string[], unit: 
   let limit = start;
   while (limit > 0 && start - limit < unmatched + REACH && unit[limit - 1] === unit[start]) limit--;
   for (let at = limit; at < start; at++) if (passage[at] === quote[0]) return at;
+  // "Yahweh is my shepherd" for "The LORD is my shepherd": one word for two, at the verse's start.
+  const verseStart = limit === 0 || unit[limit - 1] !== unit[start];
+  if (verseStart && start - limit <= unmatched + 1) return limit;
   return Math.max(limit, start - unmatched);
 }
 
@@ -112,5 +115,7 @@ function widenEnd(passage: readonly string[], quote: readonly string[], unit: re
   let limit = end;
   while (limit < passage.length && limit - end < unmatched + REACH && unit[limit] === unit[end - 1]) limit++;
   for (let at = limit; at > end; at--) if (passage[at - 1] === quote[quote.length - 1]) return at;
+  const verseEnd = limit === passage.length || unit[limit] !== unit[end - 1];
+  if (verseEnd && limit - end <= unmatched + 1) return limit;
   return Math.min(limit, end + unmatched);
 }
