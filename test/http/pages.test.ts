@@ -104,7 +104,7 @@ describe("the reader", () => {
   });
 
   it("when a page is served, then a strict CSP forbids inline script and the page has none", async () => {
-    for (const path of ["/read/JHN/3?verse=16", "/lab", "/read/XYZ/1"]) {
+    for (const path of ["/", "/read/JHN/3?verse=16", "/lab", "/read/XYZ/1"]) {
       const res = await get(path);
       const csp = res.headers.get("content-security-policy") ?? "";
       expect(csp, path).toContain("script-src 'self'");
@@ -142,5 +142,34 @@ describe("the prompt lab page", () => {
     expect(html).toMatch(/<input id="key" type="password" autocomplete="off"/);
     expect(html).not.toMatch(/<(input|select|textarea)\b[^>]*\bname=/);
     expect(html.match(/data-column="[ab]"/g)).toHaveLength(2);
+  });
+});
+
+describe("the landing page", () => {
+  it("when / is opened, then it says what the service is and links to the reader, the lab, the OpenAPI document and the listings", async () => {
+    const { res, html } = await page("/");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(html).toContain("<h1>Biblical Chat</h1>");
+    expect(html).toMatch(/OpenAI-compatible chat-completions API/);
+    const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+    for (const want of ["/read/JHN/3?verse=16", "/lab", "/openapi.json", "/v1/translations", "/v1/theologies", "/v1/profiles", "/v1/models"]) {
+      expect(hrefs, want).toContain(want);
+    }
+    // Every same-site link on it answers (the pages router serves /read and /lab here; the API routes are
+    // checked against the full service in the OpenAPI tests).
+    for (const href of hrefs.filter((h) => h.startsWith("/read/") || h === "/lab")) {
+      expect((await get(href)).status, href).toBe(200);
+    }
+    expect(html).toMatch(/curl -s <span data-origin="">http:\/\/localhost:8080<\/span>\/v1\/chat\/completions/);
+    expect(html).toContain("Authorization: Bearer sk-...");
+    expect(html).toContain("&#34;messages&#34;:[{&#34;role&#34;:&#34;user&#34;");
+    expect(html).not.toMatch(/(src|href)="https?:/);
+  });
+
+  it("when / is asked with another method or a HEAD, then 405 with Allow, and HEAD works", async () => {
+    const post = await fetch(srv.url + "/", { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
+    expect((await fetch(srv.url + "/", { method: "HEAD" })).status).toBe(200);
   });
 });

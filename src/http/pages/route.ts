@@ -3,6 +3,7 @@ import helmet from "helmet";
 import { route } from "../routes.js";
 import { ASSETS_DIR, assetVersions, pageAssets } from "./html.js";
 import { renderLab } from "./lab.js";
+import { renderLanding } from "./landing.js";
 import { readerHref, resolveReader, type BibleSource } from "./reader.js";
 import { renderNotFound, renderReader } from "./reader-view.js";
 
@@ -35,7 +36,7 @@ const pageSecurity = helmet({
   crossOriginResourcePolicy: { policy: "same-origin" },
 });
 
-/** The reader (`/read/...`), the prompt lab (`/lab`) and their static files (`/assets/...`). */
+/** The landing page (`/`), the reader (`/read/...`), the prompt lab (`/lab`) and their static files (`/assets/...`). */
 export function pagesRouter(deps: PagesDeps): Router {
   const router = Router();
   const assets = pageAssets(assetVersions());
@@ -78,5 +79,7 @@ export function pagesRouter(deps: PagesDeps): Router {
   router.get("/read/*rest", (_req, res) => notFoundPage(res, "That reader address does not exist."));
 
   route(router, "/lab", { get: (_req, res) => html(res, 200, renderLab(assets)) });
+  // Exactly "/" (router.use would cover every path): the policy runs as the route's first handler.
+  route(router, "/", { get: [pageSecurity, (_req, res) => html(res, 200, renderLanding(assets))] });
   return router;
 }
