@@ -205,6 +205,7 @@ export function buildOpenApiDocument(version = "0.1.0"): Json {
           responses: { 200: { description: "OpenAPI 3.1.", content: json({ type: "object" }) } },
         },
       },
+      "/": page("landing", "A landing page: what the service is, links to the reader, the lab, this document and the listings, an example request.", { 200: { description: "HTML page.", content: html } }),
       "/read": page("readerHome", "The reader: redirects to Genesis 1.", { 302: { description: "Redirect to /read/GEN/1." } }),
       "/read/{book_id}": page("readerBook", "Redirects to the book's first chapter.", { 302: { description: "Redirect." }, 404: { description: "Friendly HTML 404.", content: html } }, [
         pathParam("book_id", "USFM book id (JHN)."),
