@@ -1,10 +1,19 @@
 /**
- * The 66-book Protestant canon in canonical order, with the names and abbreviations callers use in
- * English and Spanish. Verse counts follow the KJV versification that all three shipped SWORD
- * modules use (see docs/corpus.md); test/unit/corpus.test.ts keeps them equal to the corpus.
+ * The book table: the 66 books every Christian canon has (`BOOKS`, in canonical order), then the
+ * deuterocanonical books the WEB module carries (`DEUTEROCANON`), with the names and abbreviations
+ * callers use in English and Spanish. Verse counts follow the KJV versification that all three shipped
+ * SWORD modules use for the 66, and the WEB module's numbering for the deuterocanon (see docs/corpus.md);
+ * test/unit/corpus.test.ts keeps them equal to the corpus.
  */
 
 export type Testament = "OT" | "NT";
+
+/** "common": in every Christian canon (the 66); "deuterocanon": in the Catholic and/or Orthodox canon only. */
+export type CanonSection = "common" | "deuterocanon";
+
+/** The canons a theology can name in its front matter (`canon: catholic`). */
+export const CANONS = ["protestant", "catholic", "orthodox"] as const;
+export type Canon = (typeof CANONS)[number];
 
 export interface Book {
   /** USFM id: "GEN", "1CO". */
@@ -16,13 +25,18 @@ export interface Book {
   readonly nameEs: string;
   readonly abbreviations: readonly string[];
   readonly testament: Testament;
-  /** 1-based position in the canon. */
+  /** Which part of the table the book is in; search ranks only "common" books unless asked. */
+  readonly canon: CanonSection;
+  /** The canons that include the book: every one for the 66; see DEUTEROCANON for the others. */
+  readonly canons: readonly Canon[];
+  /** 1-based position in the table (the 66 first, then the deuterocanon). */
   readonly order: number;
   /** verseCounts[c - 1] is the number of verses in chapter c. */
   readonly verseCounts: readonly number[];
 }
 
 type Row = readonly [id: string, osis: string, name: string, nameEs: string, abbreviations: string, verseCounts: string];
+type DeuteroRow = readonly [...Row, canons: string];
 
 const OLD_TESTAMENT_BOOKS = 39;
 
@@ -162,23 +176,84 @@ const ROWS: readonly Row[] = [
     "20 29 22 11 14 17 17 13 21 11 19 17 18 20 8 21 18 24 21 15 27 21"],
 ];
 
+// The deuterocanonical books of the WEB module (engWEB2015eb), in the module's order, with the canons
+// that receive them: Catholic (Trent) and Orthodox (Septuagint; 4 Maccabees in its appendix, 2 Esdras in the
+// Slavonic Bible). Verse counts are the WEB's. Susanna, Bel and the Dragon and the Prayer of Azariah have no
+// text in the module (its preface places them in a "Daniel (Greek)" that the NRSVA versification lacks), so
+// they are not in the table.
+const DEUTERO_ROWS: readonly DeuteroRow[] = [
+  ["TOB", "Tob", "Tobit", "Tobías", "Tob|Tb|Tobit|Tobias",
+    "22 14 17 21 22 17 16 21 6 12 18 22 17 15", "catholic orthodox"],
+  ["JDT", "Jdt", "Judith", "Judit", "Jdt|Jdth",
+    "16 28 10 15 24 21 32 36 14 23 23 20 20 19 13 25", "catholic orthodox"],
+  ["ESG", "GkEsth", "Esther (Greek)", "Ester (griego)", "Greek Esther|Esther Greek|Additions to Esther|Add Esth|AddEsth|EsthGr|Est Gr|Ester griego|Adiciones a Ester",
+    "22 23 15 17 14 14 10 17 32 13", "catholic orthodox"],
+  ["WIS", "Wis", "Wisdom", "Sabiduría", "Wis|Wisd|Wisdom of Solomon|Wisd of Sol|Sab|Sb|Sabiduria de Salomon|Libro de la Sabiduria",
+    "16 24 19 20 23 25 30 21 18 21 26 27 19 31 19 29 21 25 22", "catholic orthodox"],
+  ["SIR", "Sir", "Sirach", "Eclesiástico", "Sir|Ecclus|Ecclesiasticus|Wisdom of Sirach|Wisdom of Ben Sira|Ben Sira|Eclo|Ecli|Sirácida|Sirac|Siracida",
+    "30 18 31 31 15 37 36 19 18 31 34 18 26 27 20 30 32 33 30 31 28 27 27 34 26 29 30 26 28 25 31 24 33 26 20 26 31 34 35 30 22 25 33 23 26 20 25 25 16 29 30", "catholic orthodox"],
+  ["BAR", "Bar", "Baruch", "Baruc", "Bar|Ba|Baruc|Baruj",
+    "22 35 37 37 9 73", "catholic orthodox"],
+  ["1MA", "1Macc", "1 Maccabees", "1 Macabeos", "1 Macc|1 Mac|1 Mc|1 Ma|1 Mcb",
+    "64 70 60 61 68 63 50 32 73 89 74 53 53 49 41 24", "catholic orthodox"],
+  ["2MA", "2Macc", "2 Maccabees", "2 Macabeos", "2 Macc|2 Mac|2 Mc|2 Ma|2 Mcb",
+    "36 32 40 50 27 31 42 36 29 38 38 45 26 46 39", "catholic orthodox"],
+  ["1ES", "1Esd", "1 Esdras", "1 Esdras", "1 Esd|1 Es|3 Esdras",
+    "58 30 24 63 73 34 15 96 55", "orthodox"],
+  ["MAN", "PrMan", "Prayer of Manasseh", "Oración de Manasés", "Pr Man|PrMan|Prayer of Manasses|Or Man|Oracion de Manases",
+    "15", "orthodox"],
+  ["PS2", "Ps151", "Psalm 151", "Salmo 151", "Ps 151|Ps151|Psalms 151|Sal 151|Salmos 151|Additional Psalm",
+    "7", "orthodox"],
+  ["3MA", "3Macc", "3 Maccabees", "3 Macabeos", "3 Macc|3 Mac|3 Mc|3 Ma",
+    "29 33 30 21 51 41 23", "orthodox"],
+  ["2ES", "2Esd", "2 Esdras", "2 Esdras", "2 Esd|2 Es|4 Esdras",
+    "40 48 36 52 56 59 140 63 47 59 46 51 58 48 63 78", "orthodox"],
+  ["4MA", "4Macc", "4 Maccabees", "4 Macabeos", "4 Macc|4 Mac|4 Mc|4 Ma",
+    "35 24 21 26 38 35 23 29 32 21 27 19 27 20 32 25 24 24", "orthodox"],
+];
+
+function makeBook(row: Row, order: number, testament: Testament, canon: CanonSection, canons: readonly Canon[]): Book {
+  const [id, osis, name, nameEs, abbreviations, verseCounts] = row;
+  return Object.freeze({
+    id,
+    osis,
+    name,
+    nameEs,
+    abbreviations: Object.freeze(abbreviations.split("|")),
+    testament,
+    canon,
+    canons: Object.freeze([...canons]),
+    order,
+    verseCounts: Object.freeze(verseCounts.split(" ").map(Number)),
+  });
+}
+
+/** The 66 books every canon has, in canonical order (order 1-66). */
 export const BOOKS: readonly Book[] = Object.freeze(
-  ROWS.map(([id, osis, name, nameEs, abbreviations, verseCounts], index): Book =>
-    Object.freeze({
-      id,
-      osis,
-      name,
-      nameEs,
-      abbreviations: Object.freeze(abbreviations.split("|")),
-      testament: index < OLD_TESTAMENT_BOOKS ? "OT" : "NT",
-      order: index + 1,
-      verseCounts: Object.freeze(verseCounts.split(" ").map(Number)),
-    }),
+  ROWS.map((row, index) => makeBook(row, index + 1, index < OLD_TESTAMENT_BOOKS ? "OT" : "NT", "common", CANONS)),
+);
+
+/** The deuterocanonical books the WEB carries (order 67-80); only eng-web has their text. */
+export const DEUTEROCANON: readonly Book[] = Object.freeze(
+  DEUTERO_ROWS.map(([id, osis, name, nameEs, abbreviations, verseCounts, canons], index) =>
+    makeBook([id, osis, name, nameEs, abbreviations, verseCounts], ROWS.length + index + 1, "OT", "deuterocanon", canons.split(" ") as Canon[]),
   ),
 );
 
+/** The whole table: BOOKS then DEUTEROCANON; `order` is the index + 1. */
+export const ALL_BOOKS: readonly Book[] = Object.freeze([...BOOKS, ...DEUTEROCANON]);
+
+/** The books of a canon, in table order ("protestant": the 66). */
+export function booksInCanon(canon: Canon): readonly Book[] {
+  return ALL_BOOKS.filter((book) => book.canons.includes(canon));
+}
+
+export function isCanon(value: unknown): value is Canon {
+  return typeof value === "string" && (CANONS as readonly string[]).includes(value);
+}
+
 const ORDINALS: Readonly<Record<string, string>> = {
-  i: "1", ii: "2", iii: "3",
+  i: "1", ii: "2", iii: "3", iv: "4",
   "1st": "1", "2nd": "2", "3rd": "3",
   first: "1", second: "2", third: "3",
   primer: "1", primero: "1", primera: "1",
@@ -200,7 +275,7 @@ export function normalizeBookName(text: string): string {
     .split(" ");
   const first = words[0] ?? "";
   const ordinal = words.length > 1 ? ORDINALS[first] : undefined;
-  if (ordinal !== undefined || /^[123]$/.test(first)) {
+  if (ordinal !== undefined || /^[1234]$/.test(first)) {
     words[0] = ordinal ?? first;
     // Spanish "Primera de Juan", "1 de Juan".
     if (words[1] === "de" && words.length > 2) words.splice(1, 1);
@@ -208,11 +283,11 @@ export function normalizeBookName(text: string): string {
   return words.join("");
 }
 
-const BY_ID = new Map(BOOKS.map((book) => [book.id, book]));
+const BY_ID = new Map(ALL_BOOKS.map((book) => [book.id, book]));
 
 function buildLookup(): Map<string, Book> {
   const lookup = new Map<string, Book>();
-  for (const book of BOOKS) {
+  for (const book of ALL_BOOKS) {
     for (const label of [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]) {
       const key = normalizeBookName(label);
       const taken = lookup.get(key);

@@ -2,10 +2,11 @@
  * The shipped Bible texts (data/bibles/<id>.json, written by ingest/export-sword.ts), loaded once
  * at start-up and read synchronously afterwards.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bookById } from "./books.js";
+import { gunzipSync } from "node:zlib";
+import { bookById, type Book } from "./books.js";
 import { TRANSLATIONS } from "./translations.js";
 
 export interface VerseText {
@@ -23,6 +24,32 @@ export interface ChapterText {
   verses: VerseText[];
 }
 
+/**
+ * Where, inside a verse's text, the printed layout changes. `at` is an offset into VerseText.text
+ * (0 = before its first character; the text's length = after its last). See docs/corpus.md.
+ * - paragraph: a prose paragraph starts;
+ * - stanza: a group of poetic lines starts (a blank line before it); a line mark follows at the same offset;
+ * - line: a poetic line starts, indented `indent` levels (1 = flush; 2 and 3 = continuation lines);
+ * - selah: a "Selah." line starts (set apart, like a line of indent 3);
+ * - stanza-end: the line group ends; what follows is prose until the next mark.
+ * Between marks the text continues as it was (a poetic line may run into the next verse).
+ */
+export type LayoutMark =
+  | { at: number; kind: "paragraph" | "stanza" | "selah" | "stanza-end" }
+  | { at: number; kind: "line"; indent: number };
+
+export interface VerseLayout {
+  verse: number;
+  marks: LayoutMark[];
+}
+
+export interface ChapterLayout {
+  /** Headings printed before a verse: the WEB's "BOOK 2" before Psalm 42:1, Psalm 119's stanza letters. */
+  headings: { verse: number; text: string }[];
+  /** Only the verses that have marks, in order. */
+  verses: VerseLayout[];
+}
+
 export interface Bible {
   readonly id: string;
   readonly name: string;
@@ -30,6 +57,13 @@ export interface Bible {
   chapter(bookId: string, chapter: number): ChapterText | undefined;
   /** Verses from..to inclusive (to defaults to from) that the translation has; [] when none. */
   verses(bookId: string, chapter: number, from: number, to?: number): VerseText[];
+  /**
+   * The printed layout of a chapter (paragraphs, stanzas, poetic lines, headings), optional data beside the
+   * plain text; undefined when the translation has no layout data or no such chapter. Loaded on first use.
+   */
+  layout(bookId: string, chapter: number): ChapterLayout | undefined;
+  /** Whether the translation has the book at all (KJV and RV1909 have no deuterocanon). */
+  hasBook(bookId: string): boolean;
 }
 
 export interface BibleLibrary {
@@ -43,6 +77,24 @@ interface BibleFile {
   name: string;
   language: string;
   books: Record<string, [string | null, ...string[]][]>;
+}
+
+/** The layout sidecar: per chapter `null` or {h: [[verse, heading]], m: {verse: "0g 0l1 24l2"}}. */
+interface LayoutFile {
+  id: string;
+  books: Record<string, ({ h?: [number, string][]; m: Record<string, string> } | null)[]>;
+}
+
+const MARK_KINDS: Readonly<Record<string, LayoutMark["kind"]>> = { p: "paragraph", g: "stanza", e: "stanza-end", s: "selah" };
+
+function decodeMark(token: string): LayoutMark {
+  const match = /^(\d+)([a-z])(\d?)$/.exec(token);
+  if (match === null) throw new Error(`bad layout mark ${token}`);
+  const at = Number(match[1]);
+  if (match[2] === "l") return { at, kind: "line", indent: Number(match[3] || "1") };
+  const kind = MARK_KINDS[match[2] ?? ""];
+  if (kind === undefined) throw new Error(`bad layout mark ${token}`);
+  return { at, kind } as LayoutMark;
 }
 
 /** Resolved from this file, not the working directory, so scripts and tests run from anywhere. */
@@ -60,23 +112,44 @@ function isBibleFile(value: unknown): value is BibleFile {
   );
 }
 
+type ChapterArray = [string | null, ...string[]];
+
 class LoadedBible implements Bible {
   readonly id: string;
   readonly name: string;
   readonly language: string;
   private readonly books: BibleFile["books"];
+  private readonly extraPath: string | undefined;
+  private extraBooks: BibleFile["books"] | undefined;
+  private readonly layoutPath: string | undefined;
+  private layoutFile: LayoutFile | null | undefined;
 
-  constructor(file: BibleFile) {
+  constructor(file: BibleFile, paths: { extra?: string; layout?: string } = {}) {
     this.id = file.id;
     this.name = file.name;
     this.language = file.language;
     this.books = file.books;
+    this.extraPath = paths.extra;
+    this.layoutPath = paths.layout;
   }
 
-  private raw(bookId: string, chapter: number): { book: string; data: [string | null, ...string[]] } | undefined {
+  // The deuterocanon (about 0.9 MB for the WEB) loads on first use, so start-up pays only for the 66.
+  private bookChapters(book: Book): ChapterArray[] | undefined {
+    if (book.canon === "common") return this.books[book.id];
+    if (this.extraPath === undefined) return undefined;
+    this.extraBooks ??= readBibleFile(this.extraPath).books;
+    return this.extraBooks[book.id];
+  }
+
+  hasBook(bookId: string): boolean {
+    const book = bookById(bookId);
+    return book !== undefined && (this.bookChapters(book)?.length ?? 0) > 0;
+  }
+
+  private raw(bookId: string, chapter: number): { book: string; data: ChapterArray } | undefined {
     const book = bookById(bookId);
     if (book === undefined || !Number.isInteger(chapter) || chapter < 1) return undefined;
-    const data = this.books[book.id]?.[chapter - 1];
+    const data = this.bookChapters(book)?.[chapter - 1];
     return data === undefined ? undefined : { book: book.id, data };
   }
 
@@ -95,6 +168,27 @@ class LoadedBible implements Bible {
     const [, ...texts] = raw.data;
     return collect(texts, Math.max(1, from), to);
   }
+
+  layout(bookId: string, chapter: number): ChapterLayout | undefined {
+    const raw = this.raw(bookId, chapter);
+    if (raw === undefined || this.layoutPath === undefined) return undefined;
+    if (this.layoutFile === undefined) {
+      const parsed: unknown = JSON.parse(gunzipSync(readFileSync(this.layoutPath)).toString("utf8"));
+      const file = parsed as Partial<LayoutFile>;
+      if (typeof file !== "object" || file === null || typeof file.books !== "object" || file.books === null) {
+        throw new Error(`${this.layoutPath} is not a layout file`);
+      }
+      this.layoutFile = file as LayoutFile;
+    }
+    const data = this.layoutFile?.books[raw.book]?.[chapter - 1];
+    if (data === undefined || data === null) return { headings: [], verses: [] };
+    return {
+      headings: (data.h ?? []).map(([verse, text]) => ({ verse, text })),
+      verses: Object.entries(data.m)
+        .map(([verse, marks]) => ({ verse: Number(verse), marks: marks.split(" ").map(decodeMark) }))
+        .sort((a, b) => a.verse - b.verse),
+    };
+  }
 }
 
 function collect(texts: readonly string[], from: number, to: number): VerseText[] {
@@ -106,10 +200,23 @@ function collect(texts: readonly string[], from: number, to: number): VerseText[
   return verses;
 }
 
-export function loadBible(path: string): Bible {
+function readBibleFile(path: string): BibleFile {
   const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
   if (!isBibleFile(parsed)) throw new Error(`${path} is not a Bible data file`);
-  return new LoadedBible(parsed);
+  return parsed;
+}
+
+/**
+ * Loads `<id>.json`; `<id>.deuterocanon.json` and `<id>.layout.json.gz` beside it, when present, are
+ * read on first use.
+ */
+export function loadBible(path: string): Bible {
+  const base = path.replace(/\.json$/, "");
+  const optional = (file: string) => (existsSync(file) ? file : undefined);
+  return new LoadedBible(readBibleFile(path), {
+    extra: optional(`${base}.deuterocanon.json`),
+    layout: optional(`${base}.layout.json.gz`),
+  });
 }
 
 /** Loads the shipped translations (or the given ids) from dir; a missing file fails fast. */

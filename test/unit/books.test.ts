@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  ALL_BOOKS,
   BOOKS,
+  DEUTEROCANON,
+  booksInCanon,
   bookById,
   chapterCount,
   findBook,
@@ -49,6 +52,31 @@ describe("the book table", () => {
     expect(chapterCount(id)).toBe(chapters);
   });
 
+  it("follows the 66 with the WEB's 14 deuterocanonical books, marked by canon", () => {
+    expect(DEUTEROCANON.map((book) => book.id).join(" ")).toBe("TOB JDT ESG WIS SIR BAR 1MA 2MA 1ES MAN PS2 3MA 2ES 4MA");
+    expect(ALL_BOOKS).toHaveLength(80);
+    expect(ALL_BOOKS.map((book) => book.order)).toEqual(ALL_BOOKS.map((_, index) => index + 1));
+    expect(BOOKS.every((book) => book.canon === "common")).toBe(true);
+    expect(DEUTEROCANON.every((book) => book.canon === "deuterocanon" && book.testament === "OT")).toBe(true);
+    expect(DEUTEROCANON.map((book) => [book.id, book.verseCounts.length])).toEqual([
+      ["TOB", 14], ["JDT", 16], ["ESG", 10], ["WIS", 19], ["SIR", 51], ["BAR", 6], ["1MA", 16], ["2MA", 15],
+      ["1ES", 9], ["MAN", 1], ["PS2", 1], ["3MA", 7], ["2ES", 16], ["4MA", 18],
+    ]);
+  });
+
+  it("says which canon has which book", () => {
+    expect(booksInCanon("protestant")).toEqual(BOOKS);
+    expect(booksInCanon("catholic").slice(66).map((book) => book.id)).toEqual(["TOB", "JDT", "ESG", "WIS", "SIR", "BAR", "1MA", "2MA"]);
+    expect(booksInCanon("orthodox").slice(66)).toEqual(DEUTEROCANON);
+  });
+
+  it("names the deuterocanon in English and Spanish", () => {
+    expect(Object.fromEntries(DEUTEROCANON.map((book) => [book.id, [book.name, book.nameEs]]))).toMatchObject({
+      TOB: ["Tobit", "Tobías"], SIR: ["Sirach", "Eclesiástico"], WIS: ["Wisdom", "Sabiduría"],
+      "1MA": ["1 Maccabees", "1 Macabeos"], "2MA": ["2 Maccabees", "2 Macabeos"], PS2: ["Psalm 151", "Salmo 151"],
+    });
+  });
+
   it("carries Spanish names in the Reina-Valera style", () => {
     const names = Object.fromEntries(BOOKS.map((book) => [book.id, book.nameEs]));
     expect(names).toMatchObject({
@@ -89,11 +117,16 @@ describe("findBook", () => {
     ["Jude", "JUD"], ["Judas", "JUD"],
     ["Revelation", "REV"], ["Revelations", "REV"], ["Rev", "REV"], ["Apocalipsis", "REV"], ["Ap", "REV"],
     ["  john  ", "JHN"],
+    ["Tobit", "TOB"], ["Tobías", "TOB"], ["Judith", "JDT"], ["Judit", "JDT"], ["Sirach", "SIR"], ["Ecclesiasticus", "SIR"],
+    ["Eclesiástico", "SIR"], ["Sir", "SIR"], ["Wisdom", "WIS"], ["Wisdom of Solomon", "WIS"], ["Sabiduría", "WIS"],
+    ["1 Maccabees", "1MA"], ["I Maccabees", "1MA"], ["1 Macabeos", "1MA"], ["2 Macc", "2MA"], ["IV Maccabees", "4MA"],
+    ["4 Macabeos", "4MA"], ["Baruch", "BAR"], ["Greek Esther", "ESG"], ["1 Esdras", "1ES"], ["2 Esdras", "2ES"],
+    ["Prayer of Manasseh", "MAN"], ["Psalm 151", "PS2"], ["Esdras", "EZR"], ["Esther", "EST"],
   ])("finds %j as %s", (query, id) => {
     expect(findBook(query)?.id).toBe(id);
   });
 
-  it.each(["", "Tobit", "Judith", "Sirach", "1 Maccabees", "Hezekiah", "Juan 3", "4 John", "Book"])(
+  it.each(["", "Susanna", "Bel and the Dragon", "Maccabees", "Hezekiah", "Juan 3", "4 John", "Book"])(
     "finds nothing for %j",
     (query) => {
       expect(findBook(query)).toBeUndefined();
@@ -101,7 +134,7 @@ describe("findBook", () => {
   );
 
   it("resolves every id, OSIS id, name and abbreviation back to its own book", () => {
-    for (const book of BOOKS) {
+    for (const book of ALL_BOOKS) {
       for (const label of [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]) {
         expect(findBook(label)?.id, label).toBe(book.id);
       }
@@ -135,7 +168,8 @@ describe("verse counts and reference validity", () => {
     ["JHN", 3, 16, true], ["JHN", 3, undefined, true], ["Juan", 3, 16, true], ["JHN", 22, 5, false],
     ["JHN", 21, 25, true], ["JHN", 21, 26, false], ["JUD", 1, 25, true], ["JUD", 2, 1, false],
     ["GEN", 0, undefined, false], ["GEN", 1, 0, false], ["GEN", 1.5, undefined, false], ["GEN", 1, 2.5, false],
-    ["PSA", 150, 6, true], ["PSA", 151, 1, false], ["TOB", 1, 1, false], ["Nonsense", 1, 1, false],
+    ["PSA", 150, 6, true], ["PSA", 151, 1, false], ["TOB", 1, 1, true], ["TOB", 15, 1, false],
+    ["2MA", 12, 45, true], ["2MA", 12, 46, false], ["SIR", 51, 30, true], ["Nonsense", 1, 1, false],
   ] as const)("%s %s:%s valid = %s", (book, chapter, verse, valid) => {
     expect(isValidRef(book, chapter, verse)).toBe(valid);
   });

@@ -5,7 +5,7 @@
  * Each check fails on the defect it looks for; see docs/corpus.md.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { BOOKS as ALL_BOOKS } from "../../src/scripture/books.js";
+import { ALL_BOOKS } from "../../src/scripture/books.js";
 import { loadBibleLibrary, type BibleLibrary } from "../../src/scripture/corpus.js";
 import { TRANSLATIONS } from "../../src/scripture/translations.js";
 
@@ -37,6 +37,15 @@ function entries(bibleId: string): Entry[] {
 // appendix is thousands (the WEB glossary was about 60,000).
 const LONGEST_VERSE = 800;
 
+// Verses longer than that for a reason that is scripture: the WEB's Greek Esther sets four of the Greek
+// additions inside single verses, in square brackets, where they stand in the Greek text.
+const LONG_EXPLAINED: Readonly<Record<string, string>> = {
+  "eng-web ESG 1:1": "Addition A (Mordecai's dream) before 1:1",
+  "eng-web ESG 3:13": "Addition B (the king's first letter)",
+  "eng-web ESG 5:1": "Addition D (Esther before the king)",
+  "eng-web ESG 8:13": "Addition E (the king's second letter)",
+};
+
 // Words that head front or back matter, or close an epistle with its subscription, in either language.
 const APPENDIX_MARKERS =
   /\b(?:Glossary|Glosario|Preface|Prefacio|Appendix|Apéndice|Introduction to|Copyright|Public Domain|Dominio público|World English Bible|eBible|Reina[- ]Valera|King James)\b|\bWritten (?:to|from) the \p{Lu}\p{L}+ from\b|\b[Ff]ué escrita (?:de|desde)\b|\bfootnote\b/u;
@@ -64,8 +73,9 @@ const EXPLAINED: Readonly<Record<string, string>> = {
 
 describe.each(IDS)("%s has no appendix inside a verse", (id) => {
   it(`has no verse or title longer than ${LONGEST_VERSE} characters`, () => {
-    const long = entries(id).filter((entry) => entry.text.length > LONGEST_VERSE).map((entry) => `${entry.ref} (${entry.text.length})`);
-    expect(long).toEqual([]);
+    const long = entries(id).filter((entry) => entry.text.length > LONGEST_VERSE).map((entry) => `${id} ${entry.ref}`);
+    expect(long.filter((ref) => LONG_EXPLAINED[ref] === undefined)).toEqual([]);
+    expect(Object.keys(LONG_EXPLAINED).filter((ref) => ref.startsWith(`${id} `) && !long.includes(ref))).toEqual([]);
   });
 
   it("has no front matter, back matter or subscription words", () => {

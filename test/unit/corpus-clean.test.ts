@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { BOOKS } from "../../src/scripture/books.js";
+import { ALL_BOOKS as BOOKS } from "../../src/scripture/books.js";
 import { loadBibleLibrary, type BibleLibrary } from "../../src/scripture/corpus.js";
 import { TRANSLATIONS } from "../../src/scripture/translations.js";
 

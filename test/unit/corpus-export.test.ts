@@ -2,6 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   buildBooks,
   dropSubscriptions,
+  liftAcrosticLetters,
+  normalizeDropCaps,
+  settleLayouts,
+  type BookLayouts,
+  type ChapterLayoutData,
   serializeBible,
   splitInlinePsalmTitles,
   stripOsis,
@@ -86,12 +91,35 @@ describe("stripOsis", () => {
     const stripped = stripOsis(
       '<div type="x-milestone" subType="x-preverse" sID="pv1"/><title canonical="true" type="psalm">A <w lemma="x">Psalm</w> of <w lemma="x">David</w>.</title> <lg sID="g1"/> <l level="1" sID="g2"/><div type="x-milestone" subType="x-preverse" eID="pv1"/><divineName><w lemma="x">LORD</w></divineName>, how are they increased',
     );
-    expect(stripped).toEqual({ text: "LORD, how are they increased", psalmTitles: ["A Psalm of David."] });
+    expect(stripped).toEqual({
+      text: "LORD, how are they increased",
+      psalmTitles: ["A Psalm of David."],
+      headings: [],
+      // The stanza and its first line start at the verse's first word.
+      marks: [[0, "g"], [0, "l1"]],
+    });
   });
 
-  it("drops titles that are not canonical psalm titles", () => {
+  it("makes a title before the verse's text a heading, and drops it from the text", () => {
     const stripped = stripOsis('<title>BETH.</title> <w lemma="x">Wherewithal</w> shall a young man');
-    expect(stripped).toEqual({ text: "Wherewithal shall a young man", psalmTitles: [] });
+    expect(stripped).toMatchObject({ text: "Wherewithal shall a young man", psalmTitles: [], headings: ["BETH."] });
+  });
+
+  it("drops a title after the verse's text (the KJV's epistle subscriptions) without making it a heading", () => {
+    const stripped = stripOsis('Grace be with you all. Amen. <title>Written to the Hebrews from Italy by Timothy.</title>');
+    expect(stripped).toMatchObject({ text: "Grace be with you all. Amen.", headings: [] });
+  });
+
+  it("measures poetic lines, stanzas, Selah and paragraphs as offsets into the plain text", () => {
+    // WEB Psalm 3:2 as mod2imp prints it (lemmas shortened).
+    const osis =
+      '<div type="x-milestone" subType="x-preverse" sID="pv1"/><l level="1" sID="a"/><div type="x-milestone" subType="x-preverse" eID="pv1"/>Many there are who say of my soul,<l eID="a" level="1"/> <l level="2" sID="b"/>“There is no help for him in <w lemma="x">God</w>.”<note placement="foot">The Hebrew word rendered “God” is “אֱלֹהִ֑ים” (Elohim).</note><l eID="b" level="2"/> <l sID="c" type="selah"/>Selah.<l eID="c" type="selah"/> <lg eID="g"/> <div sID="p" type="x-p"/>And more.';
+    const { text, marks } = stripOsis(osis);
+    expect(text).toBe("Many there are who say of my soul, “There is no help for him in God.” Selah. And more.");
+    expect(marks).toEqual([[0, "l1"], [35, "l2"], [70, "s"], [77, "e"], [77, "p"]]);
+    expect(text.slice(35)).toMatch(/^“There is no help/);
+    expect(text.slice(70)).toMatch(/^Selah\./);
+    expect(text.slice(77)).toBe("And more.");
   });
 });
 
@@ -116,26 +144,77 @@ const IMP = [
   '<title canonical="true" type="psalm">A Psalm by David.</title> Yahweh, how my adversaries have increased!',
   "$$$Tobit 1:1",
   "The book of the words of Tobit",
+  "$$$Susanna 1:1",
+  "",
   "",
 ].join("\n");
 
 describe("buildBooks", () => {
   const { books, stats } = buildBooks(IMP);
 
-  it("keeps the 66 books only and skips front matter", () => {
-    expect(Object.keys(books).sort()).toEqual(["GEN", "PSA"]);
-    expect(stats.skippedBooks).toEqual(["Tobit"]);
+  it("keeps the books of the table (the deuterocanon too), skips front matter and books without text", () => {
+    expect(Object.keys(books).sort()).toEqual(["GEN", "PSA", "TOB"]);
+    expect(books.TOB?.[0]).toEqual([null, "The book of the words of Tobit"]);
+    expect(stats.skippedBooks).toEqual(["Susanna"]);
   });
 
   it("keeps a hole for a footnote-only verse and drops trailing empty slots", () => {
     expect(books.GEN?.[0]).toEqual([null, "In the beginning.", "", "God said."]);
-    expect(stats.emptyVerses).toEqual(["GEN 1:2", "GEN 1:4"]);
-    expect(stats.versesWithText).toBe(4);
+    expect(stats.emptyVerses).toEqual(["GEN 1:2"]);
+    expect(stats.versesWithText).toBe(5);
   });
 
   it("stores verse 1's psalm title as the superscription, but not an acrostic letter", () => {
     expect(books.PSA?.[1]).toEqual(["A Psalm by David.", "Yahweh, how my adversaries have increased!"]);
     expect(books.PSA?.[0]).toEqual([null, "Blessed are those"]);
+  });
+});
+
+describe("normalizeDropCaps", () => {
+  const text = (opening: string) => ({
+    GEN: [
+      [null, opening] as ChapterData,
+      // Where the usual spellings come from: words inside sentences.
+      [null, "Y habló Jehová á Moisés, y aconteció que tú, y ocho años, y sus discípulos, y el ángel, y el rey, SANTIDAD Á JEHOVÁ."] as ChapterData,
+    ],
+  });
+  it.each([
+    ["EN el principio crió Dios", "En el principio crió Dios"],
+    ["Y ACONTECIÓ después", "Y aconteció después"],
+    ["JEHOVÁ es mi pastor", "Jehová es mi pastor"],
+    ["A JEHOVÁ llamé", "A Jehová llamé"],
+    ["DE OCHO años era", "De ocho años era"],
+    ["¡OH Jehová, cuánto", "¡Oh Jehová, cuánto"],
+    ["Y Á SUS discípulos dice", "Y á sus discípulos dice"],
+    ["Aleluya. ALABAD á JAH", "Aleluya. Alabad á JAH"],
+    ["Y El ángel de Jehová subió", "Y el ángel de Jehová subió"],
+  ])("gives %j normal case", (opening, normal) => {
+    const books = text(opening);
+    normalizeDropCaps(books);
+    expect(books.GEN[0]?.[1]).toBe(normal);
+  });
+
+  it("leaves capitals that do not open a chapter alone (divine names, inscriptions)", () => {
+    const books = text("EN el principio");
+    normalizeDropCaps(books);
+    expect(books.GEN[1]?.[1]).toMatch(/SANTIDAD Á JEHOVÁ\.$/);
+  });
+});
+
+describe("liftAcrosticLetters and settleLayouts", () => {
+  it("makes the RV1909's Psalm 119 letters headings and moves the layout marks with the text", () => {
+    const psalm: ChapterData = [null, "ALEPH. Bienaventurados los perfectos", ...Array<string>(7).fill("x y"), "BETH ¿Con qué limpiará"];
+    const books: Record<string, ChapterData[]> = { PSA: Array.from({ length: 119 }, (_, i): ChapterData => (i === 118 ? psalm : [null, "a"])) };
+    const layouts: BookLayouts = { PSA: [] };
+    const layout: ChapterLayoutData = { headings: [], marks: new Map([[1, [[0, "p"], [7, "l1"], [15, "l2"]]]]), measured: new Map([[1, psalm[1] ?? ""]]) };
+    (layouts.PSA as ChapterLayoutData[])[118] = layout;
+    expect(liftAcrosticLetters(books, layouts)).toBe(2);
+    settleLayouts(books, layouts);
+    expect(psalm[1]).toBe("Bienaventurados los perfectos");
+    expect(psalm[9]).toBe("¿Con qué limpiará");
+    expect(layout.headings).toEqual([[1, "ALEPH"], [9, "BETH"]]);
+    // "ALEPH. " (7 characters) went: the paragraph and first line start at 0, the next line 7 earlier.
+    expect(layout.marks.get(1)).toEqual([[0, "p"], [0, "l1"], [8, "l2"]]);
   });
 });
 

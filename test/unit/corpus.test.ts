@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BOOKS } from "../../src/scripture/books.js";
+import { BOOKS, DEUTEROCANON } from "../../src/scripture/books.js";
 import { loadBibleLibrary, type Bible, type BibleLibrary } from "../../src/scripture/corpus.js";
 import { TRANSLATIONS } from "../../src/scripture/translations.js";
 
@@ -97,7 +97,7 @@ describe("counts", () => {
   it("keeps the RV1909's own numbering where it follows the Hebrew chapters", () => {
     expect(verse("eng-kjv", "JON", 1, 17)).toMatch(/^Now the LORD had prepared a great fish/);
     expect(verse("spa-rv1909", "JON", 1, 17)).toBeUndefined();
-    expect(verse("spa-rv1909", "JON", 2, 1)).toMatch(/^MAS Jehová había prevenido un gran pez/);
+    expect(verse("spa-rv1909", "JON", 2, 1)).toMatch(/^Mas Jehová había prevenido un gran pez/);
   });
 });
 
@@ -113,10 +113,13 @@ describe("text", () => {
       "For God so loved the world, that he gave his only begotten Son, that whosoever believeth in him should not perish, but have everlasting life."],
     ["eng-kjv", "PSA", 23, 1, "The LORD is my shepherd; I shall not want."],
     ["eng-kjv", "JHN", 11, 35, "Jesus wept."],
-    ["spa-rv1909", "GEN", 1, 1, "EN el principio crió Dios los cielos y la tierra."],
+    ["spa-rv1909", "GEN", 1, 1, "En el principio crió Dios los cielos y la tierra."],
     ["spa-rv1909", "JHN", 3, 16,
       "Porque de tal manera amó Dios al mundo, que ha dado á su Hijo unigénito, para que todo aquel que en él cree, no se pierda, mas tenga vida eterna."],
-    ["spa-rv1909", "PSA", 23, 1, "JEHOVÁ es mi pastor; nada me faltará."],
+    ["spa-rv1909", "PSA", 23, 1, "Jehová es mi pastor; nada me faltará."],
+    ["spa-rv1909", "1CO", 13, 1, "Si yo hablase lenguas humanas y angélicas, y no tengo caridad, vengo á ser como metal que resuena, ó címbalo que retiñe."],
+    ["spa-rv1909", "PSA", 119, 1, "Bienaventurados los perfectos de camino; los que andan en la ley de Jehová."],
+    ["spa-rv1909", "EXO", 6, 3, "Y aparecí á Abraham, á Isaac y á Jacob bajo el nombre de Dios Omnipotente, mas en mi nombre JEHOVÁ no me notifiqué á ellos."],
   ])("%s %s %i:%i reads as printed", (id, book, chapter, number, text) => {
     expect(verse(id, book, chapter, number)).toBe(text);
   });
@@ -169,7 +172,7 @@ describe("chapter and verse access", () => {
   });
 
   it.each([
-    ["JHN", 22], ["JHN", 0], ["TOB", 1], ["Juan", 3],
+    ["JHN", 22], ["JHN", 0], ["TOB", 15], ["Juan", 3],
   ])("has no chapter %s %i", (book, chapter) => {
     expect(bible("eng-web").chapter(book, chapter)).toBeUndefined();
   });
@@ -180,5 +183,122 @@ describe("chapter and verse access", () => {
     expect(bible("eng-web").verses("JHN", 21, 24, 99).map((v) => v.verse)).toEqual([24, 25]);
     expect(bible("eng-web").verses("JHN", 21, 30)).toEqual([]);
     expect(bible("eng-web").verses("XYZ", 1, 1)).toEqual([]);
+  });
+});
+
+describe("the RV1909's drop caps", () => {
+  it("opens no chapter with a word in capitals, and keeps the text's own capitals elsewhere", () => {
+    const rv = bible("spa-rv1909");
+    const capped = BOOKS.flatMap((book) =>
+      book.verseCounts.flatMap((_, index) => {
+        const first = rv.chapter(book.id, index + 1)?.verses[0]?.text ?? "";
+        return /^[¡¿]?(?:\p{L}+\.? )?\p{Lu}{2,}(?!\p{Ll})/u.test(first) ? [`${book.id} ${index + 1}: ${first.slice(0, 30)}`] : [];
+      }),
+    );
+    expect(capped).toEqual([]);
+    expect(verse("spa-rv1909", "EXO", 28, 36)).toContain("SANTIDAD Á JEHOVÁ");
+    expect(verse("spa-rv1909", "PSA", 147, 1)).toMatch(/^Alabad á JAH/);
+    expect(verse("spa-rv1909", "DAN", 5, 25)).toContain("MENE, MENE, TEKEL");
+  });
+});
+
+describe("the deuterocanon (eng-web only)", () => {
+  it("has 14 books, 199 chapters and 6,362 verses with text in the WEB", () => {
+    const web = bible("eng-web");
+    let chapters = 0;
+    let verses = 0;
+    for (const book of DEUTEROCANON) {
+      for (let chapter = 1; web.chapter(book.id, chapter) !== undefined; chapter += 1) {
+        chapters += 1;
+        verses += web.chapter(book.id, chapter)?.verses.length ?? 0;
+      }
+      expect(web.hasBook(book.id), book.id).toBe(true);
+    }
+    expect(chapters).toBe(199);
+    expect(verses).toBe(6362);
+  });
+
+  it("keeps the book table's verse counts equal to the WEB's highest verse", () => {
+    for (const book of DEUTEROCANON) {
+      book.verseCounts.forEach((expected, index) => {
+        expect(bible("eng-web").chapter(book.id, index + 1)?.verses.at(-1)?.verse, `${book.id} ${index + 1}`).toBe(expected);
+      });
+    }
+  });
+
+  it.each([
+    ["SIR", 2, 1, /^My son, if you come to serve the Lord, prepare your soul for temptation\.$/],
+    ["2MA", 12, 45, /those who die in godliness.*he made the atoning sacrifice for those who had died, that they might be released from their sin\.$/],
+    ["TOB", 4, 15, /^And what you yourself hate, do to no man\./],
+    ["WIS", 7, 26, /^For she is a reflection of everlasting light/],
+    ["1MA", 2, 1, /^In those days Mattathias/],
+    ["PS2", 1, 1, /^I was small among my brothers/],
+  ])("reads %s %i:%i", (book, chapter, number, text) => {
+    expect(verse("eng-web", book, chapter, number)).toMatch(text);
+  });
+
+  it.each(["eng-kjv", "spa-rv1909"])("%s does not have them", (id) => {
+    for (const book of DEUTEROCANON) {
+      expect(bible(id).hasBook(book.id)).toBe(false);
+      expect(bible(id).chapter(book.id, 1)).toBeUndefined();
+    }
+    expect(bible(id).hasBook("JHN")).toBe(true);
+  });
+});
+
+describe("layout (optional data beside the text)", () => {
+  it("marks the WEB's Psalm 23 as a stanza of indented lines, leaving the text as it is", () => {
+    const layout = bible("eng-web").layout("PSA", 23);
+    const first = layout?.verses.find((v) => v.verse === 1);
+    expect(first?.marks).toEqual([
+      { at: 0, kind: "stanza" },
+      { at: 0, kind: "line", indent: 1 },
+      { at: 23, kind: "line", indent: 2 },
+    ]);
+    expect(verse("eng-web", "PSA", 23, 1)?.slice(23)).toBe("I shall lack nothing.");
+  });
+
+  it("marks the Magnificat's lines after Mary's words of introduction", () => {
+    const marks = bible("eng-web").layout("LUK", 1)?.verses.find((v) => v.verse === 46)?.marks;
+    const text = verse("eng-web", "LUK", 1, 46) ?? "";
+    const line = marks?.find((mark) => mark.kind === "line");
+    expect(text.slice(0, line?.at)).toBe("Mary said, ");
+    expect(text.slice(line?.at)).toMatch(/^“My soul magnifies the Lord\./);
+  });
+
+  it.each([
+    ["eng-web", "PSA", 42, 1, "BOOK 2"],
+    ["eng-web", "PSA", 119, 9, "BETH"],
+    ["eng-kjv", "PSA", 119, 9, "ב BETH."],
+    ["spa-rv1909", "PSA", 119, 9, "BETH"],
+    ["eng-web", "BAR", 6, 1, "The Letter of Jeremy (Jeremiah)"],
+  ])("%s %s %i has the heading before verse %i: %j", (id, book, chapter, number, heading) => {
+    expect(bible(id).layout(book, chapter)?.headings).toContainEqual({ verse: number, text: heading });
+  });
+
+  it("has no headings in prose chapters and no layout for a chapter that does not exist", () => {
+    expect(bible("eng-web").layout("JHN", 3)?.headings).toEqual([]);
+    expect(bible("eng-web").layout("JHN", 30)).toBeUndefined();
+    expect(bible("eng-kjv").layout("SIR", 1)).toBeUndefined();
+  });
+
+  it.each(IDS)("%s: every mark is inside its verse, and lines start at a word", (id) => {
+    const b = bible(id);
+    const bad: string[] = [];
+    let lines = 0;
+    for (const book of [...BOOKS, ...DEUTEROCANON]) {
+      for (let chapter = 1; b.chapter(book.id, chapter) !== undefined; chapter += 1) {
+        for (const { verse: number, marks } of b.layout(book.id, chapter)?.verses ?? []) {
+          const text = verse(id, book.id, chapter, number) ?? "";
+          for (const mark of marks) {
+            if (mark.kind === "line") lines += 1;
+            const ok = mark.at >= 0 && mark.at <= text.length && (mark.at === 0 || mark.at === text.length || text[mark.at - 1] === " ");
+            if (!ok || (mark.kind !== "stanza-end" && mark.at === text.length)) bad.push(`${book.id} ${chapter}:${number} ${mark.kind}@${mark.at}`);
+          }
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+    if (id !== "spa-rv1909") expect(lines).toBeGreaterThan(2000);
   });
 });
