@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findReferences } from "../src/scripture/references.js";
-import { formatTable, runScenarios } from "./answers/runner.js";
+import { formatGrounding, formatTable, runScenarios } from "./answers/runner.js";
 import { loadScenarios, SCENARIOS_DIR } from "./answers/scenario.js";
 
 const USAGE = `npm run eval:answers [-- filter...]
@@ -48,7 +48,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       process.stdout.write(r.error ? "E" : r.report?.pass ? "." : "F");
     },
   });
-  console.log(`\n\n${formatTable(results)}`);
+  console.log(`\n\n${formatTable(results)}\n\n${formatGrounding(results)}`);
   return results.every((r) => r.report?.pass) ? 0 : 1;
 }
 

@@ -21,7 +21,25 @@ export interface ScenarioResult {
   error?: string;
   answer?: string;
   promptVersions?: string;
+  /** The model that answered, as the response names it. */
+  model?: string;
+  /** Quotations in the answer by status, from the response's `citations` (docs/grounding.md). */
+  quotes?: { verified: number; corrected: number };
   ms: number;
+}
+
+interface CitationLike {
+  status?: unknown;
+}
+
+function quoteCounts(citations: unknown): { verified: number; corrected: number } {
+  const counts = { verified: 0, corrected: 0 };
+  if (!Array.isArray(citations)) return counts;
+  for (const citation of citations as CitationLike[]) {
+    if (citation?.status === "verified") counts.verified++;
+    else if (citation?.status === "corrected") counts.corrected++;
+  }
+  return counts;
 }
 
 /** Sends each scenario through the service's chat completions endpoint and checks the answers. */
@@ -59,6 +77,8 @@ async function runOne(client: OpenAI, opts: RunOptions, scenario: Scenario): Pro
     return {
       scenario,
       answer,
+      model: data.model,
+      quotes: quoteCounts((data as unknown as { citations?: unknown }).citations),
       report: evaluateAnswer(scenario, answer, opts.findReferences),
       ...(versions ? { promptVersions: versions } : {}),
       ms: Date.now() - started,
@@ -101,4 +121,31 @@ export function formatTable(results: ScenarioResult[]): string {
   }
   out.push("", `${results.length - failed.length} passed, ${failed.length} failed`);
   return out.join("\n");
+}
+
+/**
+ * The share of quoted passages the service had to correct, per theology and model: how often the
+ * model misquotes scripture in the translation asked for (a passage counts once per answer).
+ */
+export function formatGrounding(results: ScenarioResult[]): string {
+  const groups = new Map<string, { theology: string; model: string; answers: number; quoted: number; corrected: number }>();
+  for (const r of results) {
+    if (r.quotes === undefined) continue;
+    const model = r.model ?? "?";
+    const id = `${r.scenario.theology}\u0000${model}`;
+    const group = groups.get(id) ?? { theology: r.scenario.theology, model, answers: 0, quoted: 0, corrected: 0 };
+    group.answers++;
+    group.quoted += r.quotes.verified + r.quotes.corrected;
+    group.corrected += r.quotes.corrected;
+    groups.set(id, group);
+  }
+  const rows = [...groups.values()].sort((a, b) => a.theology.localeCompare(b.theology) || a.model.localeCompare(b.model));
+  const total = rows.reduce((sum, g) => ({ quoted: sum.quoted + g.quoted, corrected: sum.corrected + g.corrected }), { quoted: 0, corrected: 0 });
+  const share = (c: number, q: number) => (q === 0 ? "-" : `${((100 * c) / q).toFixed(0)}%`);
+  const header = ["theology", "model", "answers", "quoted", "corrected", "share"];
+  const body = rows.map((g) => [g.theology, g.model, String(g.answers), String(g.quoted), String(g.corrected), share(g.corrected, g.quoted)]);
+  body.push(["all", "", String(rows.reduce((n, g) => n + g.answers, 0)), String(total.quoted), String(total.corrected), share(total.corrected, total.quoted)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!)).join("  ").trimEnd();
+  return ["Quotations corrected by the service (passages quoted per answer):", line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
 }

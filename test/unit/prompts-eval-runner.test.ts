@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runScenarios } from "../../evals/answers/runner.js";
+import { formatGrounding, runScenarios, type ScenarioResult } from "../../evals/answers/runner.js";
 import type { Scenario } from "../../evals/answers/scenario.js";
 import { findReferences } from "../../src/scripture/references.js";
 import { match, reply, startFakeProvider, type FakeProvider } from "../fakes/index.js";
@@ -56,5 +56,26 @@ describe("eval runner plumbing", () => {
     const sent = provider.chatRequests.find((r) => r.body.messages.some((m) => m.content === "What is grace?"));
     expect(sent?.headers.authorization).toBe("Bearer sk-eval-test");
     expect(sent?.body).toMatchObject({ model: "gpt-4o-mini", theology: "reformed", profile: "scholar", max_words: 50, bible_id: "eng-kjv" });
+  });
+});
+
+describe("eval grounding summary", () => {
+  it("when answers carry citations, then the corrected share is reported per theology and model", () => {
+    const result = (theology: string, model: string, verified: number, corrected: number): ScenarioResult => ({
+      scenario: scenario(`${theology}-${model}`, "q", { theology }),
+      model,
+      quotes: { verified, corrected },
+      ms: 1,
+    });
+    const table = formatGrounding([
+      result("reformed", "gpt-4o-mini", 1, 1),
+      result("reformed", "gpt-4o-mini", 2, 0),
+      result("catholic", "gpt-4o", 0, 1),
+      { scenario: scenario("down", "q"), error: "502", ms: 1 },
+    ]);
+    const rows = table.split("\n").map((line) => line.split(/\s+/));
+    expect(rows).toContainEqual(["reformed", "gpt-4o-mini", "2", "4", "1", "25%"]);
+    expect(rows).toContainEqual(["catholic", "gpt-4o", "1", "1", "1", "100%"]);
+    expect(rows).toContainEqual(["all", "3", "5", "2", "40%"]);
   });
 });
