@@ -1,10 +1,15 @@
 /**
  * Runs the fake provider on its own for manual runs and benchmarks:
- *   node --import tsx test/fakes/cli.ts [--port N] [--delay-ms N] [--dimensions N]
- * It answers with the default script and prints its base URL on the first line of stdout.
+ *   node --import tsx test/fakes/cli.ts [--port N] [--delay-ms N] [--dimensions N] [--log-requests]
+ * It answers with the standalone script (tool calls drawn from the question, an answer built from the
+ * passages the tools returned) and prints its base URL on the first line of stdout. With
+ * --log-requests (or FAKE_PROVIDER_LOG_REQUESTS=1) it writes every chat request it receives, system
+ * prompt included, to stderr.
  */
 import { parseArgs } from "node:util";
 import { startFakeProvider } from "./fake-provider.js";
+import { formatChatRequest } from "./request-log.js";
+import { standaloneReply } from "./standalone-script.js";
 
 function intOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -18,8 +23,10 @@ const { values } = parseArgs({
     port: { type: "string" },
     "delay-ms": { type: "string" },
     dimensions: { type: "string" },
+    "log-requests": { type: "boolean" },
   },
 });
+const logRequests = values["log-requests"] === true || /^(1|true|yes)$/i.test(process.env.FAKE_PROVIDER_LOG_REQUESTS ?? "");
 
 const provider = await startFakeProvider({
   port: intOption(values.port, "port", 0),
@@ -27,8 +34,13 @@ const provider = await startFakeProvider({
   // Standalone runs can be long; keep only recent records so memory stays flat.
   maxRecorded: 1_000,
   embeddingDimensions: intOption(values.dimensions, "dimensions", 64),
+  fallback: (request) => {
+    if (logRequests) process.stderr.write(formatChatRequest(request));
+    return standaloneReply(request);
+  },
 });
 process.stdout.write(`${provider.baseURL}\n`);
+if (logRequests) process.stderr.write("logging every chat request received (--log-requests)\n");
 
 let stopping = false;
 async function stop() {

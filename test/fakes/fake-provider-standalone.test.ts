@@ -1,0 +1,184 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type RunningService } from "../helpers/service.js";
+import type { ChatRequest } from "./chat-request.js";
+import { startFakeProvider } from "./index.js";
+import { formatChatRequest } from "./request-log.js";
+import { answerFromPassages, passagesFromToolResults, SCRIPTED_NOTE, standaloneReply } from "./standalone-script.js";
+import { referenceIn, searchQueryFrom } from "./tool-arguments.js";
+
+const KEY = "sk-test-standalone-3b9e1f07aa";
+
+describe("tool arguments drawn from the question", () => {
+  it.each([
+    ["What does the Bible say about forgiveness?", "forgiveness"],
+    ["How should I deal with anxiety and worry?", "deal anxiety worry"],
+    ["Who was Ruth?", "ruth"],
+    ["¿Qué dice la Biblia sobre el perdón?", "qué dice la biblia sobre el perdón"],
+    ["?", "?"],
+  ])("when the question is %j, then the search query is %j", (question, query) => {
+    expect(searchQueryFrom(question)).toBe(query);
+  });
+
+  it.each([
+    ["What does John 3:16 mean?", "John 3:16"],
+    ["Explain 1 Corinthians 13:4-7 to me", "1 Corinthians 13:4-7"],
+    ["Read Psalm 23 with me", "Psalm 23"],
+    ["I have 2 cats and 3 dogs", undefined],
+    ["What does the Bible say about love?", undefined],
+  ])("when the question is %j, then the reference found is %j", (question, reference) => {
+    expect(referenceIn(question)).toBe(reference);
+  });
+});
+
+describe("the standalone script's answer", () => {
+  const toolTurn = (content: string) => [
+    { role: "user", content: "q" },
+    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "x", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "c1", content },
+  ];
+
+  it("when the tools returned passages in each tool's format, then it cites those references and quotes a first sentence", () => {
+    const passages = passagesFromToolResults([
+      ...toolTurn(
+        "## Matthew 18 (eng-web, relevance 0.81)\nThen Peter came and said to him, “Lord, how often shall my brother sin against me, and I forgive him?\n\n" +
+          "## Colossians 3 (eng-web, relevance 0.62)\nIf then you were raised together with Christ, seek the things that are above.",
+      ),
+      { role: "tool", tool_call_id: "c2", content: "John 3:16 (World English Bible, eng-web):\n16 For God so loved the world, that he gave his only born Son." },
+      { role: "tool", tool_call_id: "c3", content: "Ephesians 4:32: And be kind to one another, tender hearted, forgiving each other." },
+    ]);
+    expect(passages.map((p) => p.reference)).toEqual(["Matthew 18", "Colossians 3", "John 3:16", "Ephesians 4:32"]);
+    expect(passages[2]!.text).toBe("For God so loved the world, that he gave his only born Son.");
+    const answer = answerFromPassages(passages);
+    expect(answer).toContain("Matthew 18, Colossians 3 and John 3:16");
+    expect(answer).not.toContain("Ephesians 4:32"); // three references at most
+    expect(answer).toContain("Matthew 18 begins:");
+    expect(answer).toContain(SCRIPTED_NOTE);
+  });
+
+  it("when the tools found nothing, then it says so instead of citing a passage", () => {
+    const answer = answerFromPassages(passagesFromToolResults(toolTurn('No passages found for "zzz". Try other words.')));
+    expect(answer).toContain("found no passage");
+    expect(answer).not.toMatch(/\d+:\d+/);
+  });
+
+  it("when results of an earlier question are in the history, then only the last question's tool results count", () => {
+    const passages = passagesFromToolResults([
+      ...toolTurn("## Genesis 1 (eng-web, relevance 0.9)\nIn the beginning, God created the heavens and the earth."),
+      { role: "assistant", content: "..." },
+      ...toolTurn("## Ruth 1 (eng-web, relevance 0.9)\nIn the days when the judges judged, there was a famine in the land."),
+    ]);
+    expect(passages.map((p) => p.reference)).toEqual(["Ruth 1"]);
+  });
+});
+
+describe("when the service runs against the standalone script", () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startService({ provider: await startFakeProvider({ fallback: standaloneReply }) });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await svc?.provider.close();
+  });
+
+  const ask = async (question: string) => {
+    svc.provider.reset();
+    const res = await svc.client(KEY).chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: question }] });
+    // The last provider call is the answer turn: its messages hold the tool call and the tool's result.
+    const last = svc.provider.chatRequests.at(-1)!.body.messages;
+    const toolCall = last.find((m) => m.tool_calls)?.tool_calls?.[0];
+    const toolResult = last.find((m) => m.role === "tool");
+    return { answer: res.choices[0]!.message.content ?? "", toolCall, toolResult: String(toolResult?.content ?? "") };
+  };
+
+  it("then a topical question searches with its own words and no filters, and the answer cites what the search found", async () => {
+    const { answer, toolCall, toolResult } = await ask("What does the Bible say about forgiveness?");
+    expect(toolCall?.function.name).toBe("search_scripture");
+    expect(JSON.parse(toolCall!.function.arguments)).toEqual({ query: "forgiveness" });
+    expect(toolResult).not.toContain("No passages found");
+    const found = passagesFromToolResults([{ role: "user", content: "" }, { role: "tool", content: toolResult }]).map((p) => p.reference);
+    expect(found.length).toBeGreaterThan(0);
+    // Each cited reference is one the search returned, and it became a reader link.
+    const linked = [...answer.matchAll(/\[([^\]]+)\]\(\/read\//g)].map((m) => m[1]);
+    expect(linked.length).toBeGreaterThan(0);
+    for (const ref of linked) expect(found).toContain(ref);
+  });
+
+  it("then a question naming a passage looks it up, and the answer quotes its real text", async () => {
+    const { answer, toolCall } = await ask("What does John 3:16 mean?");
+    expect(toolCall?.function.name).toBe("lookup_passage");
+    expect(JSON.parse(toolCall!.function.arguments)).toEqual({ reference: "John 3:16" });
+    expect(answer).toContain("[John 3:16](/read/JHN/3?verse=16)");
+    expect(answer).toContain("For God so loved the world");
+  });
+});
+
+describe("the request log", () => {
+  const request: ChatRequest = {
+    seq: 7,
+    method: "POST",
+    path: "/v1/chat/completions",
+    headers: { authorization: `Bearer ${KEY}` },
+    receivedAt: 0,
+    aborted: false,
+    body: {
+      model: "gpt-4o-mini",
+      stream: true,
+      tools: [{ type: "function", function: { name: "search_scripture" } }],
+      messages: [
+        { role: "system", content: "GUARDRAILS line one\nline two" },
+        { role: "user", content: "Who was Ruth?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "search_scripture", arguments: '{"query":"ruth"}' } }] },
+        { role: "tool", tool_call_id: "c1", content: "## Ruth 1 (eng-web, relevance 0.9)" },
+      ],
+    },
+  };
+
+  it("when a request is formatted, then every message is there in full, the tool calls too, and no header", () => {
+    const text = formatChatRequest(request);
+    expect(text).toContain("===== request 7 model=gpt-4o-mini stream=true tools=search_scripture =====");
+    expect(text).toContain("--- system\nGUARDRAILS line one\nline two\n");
+    expect(text).toContain("--- user\nWho was Ruth?");
+    expect(text).toContain('--- assistant -> search_scripture({"query":"ruth"})');
+    expect(text).toContain("--- tool c1\n## Ruth 1");
+    expect(text).not.toContain(KEY);
+  });
+
+  async function runCli(args: string[], env: Record<string, string> = {}) {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/fakes/cli.ts", "--port", "0", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
+    let stderr = "";
+    child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+      const client = new OpenAI({ baseURL: line, apiKey: KEY, maxRetries: 0 });
+      await client.chat.completions.create({
+        model: "gpt-4o-mini",
+        messages: [{ role: "system", content: "PROMPT-MARKER: answer as a shepherd would." }, { role: "user", content: "Psalm 23?" }],
+      });
+      child.kill("SIGTERM");
+      await once(child, "exit");
+      return stderr;
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  }
+
+  it("when the standalone fake runs with --log-requests, then the system prompt it received is on stderr and the key is not", async () => {
+    const stderr = await runCli(["--log-requests"]);
+    expect(stderr).toContain("--- system\nPROMPT-MARKER: answer as a shepherd would.");
+    expect(stderr).toContain("--- user\nPsalm 23?");
+    expect(stderr).not.toContain(KEY);
+  });
+
+  it("when FAKE_PROVIDER_LOG_REQUESTS=1 is set instead, then it logs too; with neither, it logs nothing", async () => {
+    expect(await runCli([], { FAKE_PROVIDER_LOG_REQUESTS: "1" })).toContain("PROMPT-MARKER");
+    expect(await runCli([], { FAKE_PROVIDER_LOG_REQUESTS: "" })).not.toContain("PROMPT-MARKER");
+  });
+});
