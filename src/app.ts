@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Router } from "express";
+import express, { type Router } from "express";
 import helmet from "helmet";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
@@ -9,6 +9,7 @@ import { httpMetrics, metricsRouter } from "./http/metrics/route.js";
 import type { Metrics } from "./metrics.js";
 import { cors, requestContext } from "./http/middleware.js";
 import { rateLimit } from "./http/rate-limit.js";
+import { jsonBody } from "./http/routes.js";
 
 export interface AppDeps {
   config: Config;
@@ -17,11 +18,6 @@ export interface AppDeps {
   listings: ListingSources;
   /** Feature routers (search, chat, pages), each built from its own dependencies. */
   routers: Router[];
-  /**
-   * Error middleware that must see failures raised before any router (the app-wide body parser's 400/413),
-   * e.g. chat's auth-first rule. Mounted after the routers, before the error handler.
-   */
-  errorHooks?: ErrorRequestHandler[];
   /** True once shutdown began: new requests get 503 while in-flight ones finish. */
   isDraining?: () => boolean;
   /** Prometheus metrics (src/metrics.ts); when given, every request is recorded and GET /metrics serves them. */
@@ -41,7 +37,8 @@ export function createApp(deps: AppDeps) {
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
   app.use(cors(deps.config.corsOrigins));
-  app.use(express.json({ limit: "1mb", strict: false }));
+  // Each route reads its body (src/http/routes.ts) after the checks that come first by contract;
+  // a request no route takes has it read here, so a malformed body is told 400/413 before 404.
 
   app.use(healthRouter(deps.readiness, isDraining));
   if (deps.metrics) app.use(metricsRouter(deps.metrics));
@@ -58,8 +55,8 @@ export function createApp(deps: AppDeps) {
   }
   app.use(listingsRouter(deps.listings));
   for (const router of deps.routers) app.use(router);
-  for (const hook of deps.errorHooks ?? []) app.use(hook);
 
+  app.use(jsonBody);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -47,7 +47,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: intFrom(0, 0, 1_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
   TRUST_PROXY: bool(false),
-  // LangGraph Studio local debugging only (graphs/chat/default-deps.ts); the HTTP service never uses it.
+  // LangGraph Studio local debugging only (graphs/chat/studio.ts); the HTTP service never uses it.
   STUDIO_API_KEY: z.string().min(1).optional(),
 });
 

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
-import { PREFLIGHT_CATEGORIES as CHAT_PREFLIGHT_CATEGORIES } from "../graphs/chat/types.js";
+import { PREFLIGHT_CATEGORIES as CHAT_PREFLIGHT_CATEGORIES } from "../graphs/chat/contract.js";
 
 /**
  * Prometheus metrics, one Registry per app so tests can build many apps in one process.

@@ -1,10 +1,8 @@
 import type { Router } from "express";
-import { buildChatGraph } from "../graphs/chat/graph.js";
-import { createModelFactory } from "../graphs/chat/models.js";
-import { runChat } from "../graphs/chat/run.js";
+import { buildChatRuntime } from "../graphs/chat/runtime.js";
 import type { AppDeps } from "./app.js";
 import type { Config } from "./config.js";
-import { chatAuthFirst, chatCatalog, chatRouter } from "./http/chat/route.js";
+import { chatRouter } from "./http/chat/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
 import { pagesRouter } from "./http/pages/route.js";
 import { searchRouter } from "./http/search/route.js";
@@ -12,8 +10,7 @@ import type { Logger } from "./logger.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { listProfiles, listTheologies, loadPrompts } from "./prompts/loader.js";
 import { loadBibleLibrary } from "./scripture/corpus.js";
-import { convertLinks, createLinkStream } from "./scripture/links.js";
-import { formatReference, parsePassageQuery, prepareReferences } from "./scripture/references.js";
+import { prepareReferences } from "./scripture/references.js";
 import { startSearchService, type SearchService } from "./scripture/search/service.js";
 import { TRANSLATIONS, translationIds } from "./scripture/translations.js";
 
@@ -45,29 +42,11 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
     metrics,
   });
 
-  const graph = buildChatGraph({
-    models: createModelFactory({ baseURL: config.provider.baseURL, timeoutMs: config.provider.timeoutMs }),
-    prompts,
-    bibles,
-    search: search.search,
-    references: { parsePassageQuery, formatReference },
-    links: { convertLinks, createLinkStream },
-    defaultModel: config.defaultModel,
-    preflightModel: config.preflightModel,
-    maxSteps: config.agentMaxSteps,
-    providerTimeoutMs: config.provider.timeoutMs,
-    providerName: new URL(config.provider.baseURL).host,
-    logger: logger.child({ component: "chat" }),
-    metrics,
-  });
+  const chat = buildChatRuntime(config, { prompts, bibles, search: search.search, logger: logger.child({ component: "chat" }), metrics });
 
   const routers: Router[] = [
     searchRouter(search.search, translationIds),
-    chatRouter({
-      run: (turns, ctx, runOpts) => runChat(graph, turns, ctx, { ...runOpts, maxSteps: config.agentMaxSteps }),
-      catalog: chatCatalog(prompts),
-      config,
-    }),
+    chatRouter({ run: chat.run, catalog: chat.catalog, config }),
     pagesRouter({ bibles }),
     openapiRouter(),
   ];
@@ -84,7 +63,6 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
       profiles: () => listProfiles(prompts),
     },
     routers,
-    errorHooks: [chatAuthFirst],
     metrics,
     ...(opts.isDraining ? { isDraining: opts.isDraining } : {}),
   };

@@ -1,11 +1,11 @@
 import type { MetricsRecorder, ProviderOutcome, ProviderPurpose } from "../../src/metrics.js";
-import { AppError } from "../../src/errors.js";
+import { ChatError } from "./errors.js";
 
 /** The metric outcome of a provider call, from the error it ended with (none: ok). */
 export function outcomeOf(err: unknown, callerAborted: boolean): ProviderOutcome {
   if (err === undefined) return "ok";
   if (callerAborted) return "aborted";
-  if (err instanceof AppError) {
+  if (err instanceof ChatError) {
     if (err.code === "upstream_timeout") return "timeout";
     if (err.code === "provider_rate_limited") return "rate_limited";
     if (err.code === "invalid_api_key") return "auth_error";

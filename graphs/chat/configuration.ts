@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { type ChatRequestContext, DEFAULT_BIBLE_ID, DEFAULT_MAX_WORDS } from "./contract.js";
 import type { ChatDeps } from "./deps.js";
-import type { ChatRequestContext } from "./types.js";
 
 /**
  * The per-request values travel in the run's `context` (never in state, a checkpoint or a log line).
@@ -16,27 +16,32 @@ export type ChatContext = ChatRequestContext;
  */
 export type ChatRunConfig = LangGraphRunnableConfig;
 
-export const DEFAULT_MAX_WORDS = 300;
-export const DEFAULT_BIBLE_ID = "eng-web";
+/** One resolved context per run's context object: every node of the run reads the same one. */
+const resolved = new WeakMap<object, ChatContext>();
 
 /**
  * The HTTP adapter always sends a complete context; LangGraph Studio may send a partial one, so
- * missing values take the service's defaults here, on every read.
+ * missing values take the contract's defaults here.
  */
 export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prompts" | "defaultModel" | "preflightModel" | "studioApiKey">): ChatContext {
-  const c = (config.context ?? {}) as Partial<ChatContext>;
-  return {
+  const raw = config.context;
+  const key = typeof raw === "object" && raw !== null ? raw : undefined;
+  const known = key && resolved.get(key);
+  if (known) return known;
+  const c = (raw ?? {}) as Partial<ChatContext>;
+  const ctx: ChatContext = {
+    ...c,
     apiKey: c.apiKey ?? deps.studioApiKey ?? "",
     model: c.model ?? deps.defaultModel,
     preflightModel: c.preflightModel ?? deps.preflightModel,
     theology: c.theology ?? deps.prompts.defaultTheology.slug,
     profile: c.profile ?? deps.prompts.defaultProfile.slug,
     bibleId: c.bibleId ?? DEFAULT_BIBLE_ID,
-    ...(c.passage ? { passage: c.passage } : {}),
     maxWords: c.maxWords ?? DEFAULT_MAX_WORDS,
     convertLinks: c.convertLinks ?? true,
     skipPreflight: c.skipPreflight ?? false,
-    ...(c.callerSystem ? { callerSystem: c.callerSystem } : {}),
     modelParams: c.modelParams ?? {},
   };
+  if (key) resolved.set(key, ctx);
+  return ctx;
 }

@@ -1,15 +1,15 @@
 import type { ChatOpenAICompletions } from "@langchain/openai";
 import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
-import type { Bible, BibleLibrary } from "../../src/scripture/corpus.js";
+import type { BibleLibrary, VerseText } from "../../src/scripture/corpus.js";
 import type { ScriptureRef } from "../../src/scripture/references.js";
 import type { ScriptureSearch } from "../../src/scripture/search/search.js";
-import type { ChatRequestContext } from "./types.js";
+import type { ChatRequestContext, RequestCatalog } from "./contract.js";
 
 /**
- * What the graph needs from the rest of the service. Dependencies are given to buildChatGraph, so it
- * compiles with the real modules (src/scripture, src/prompts) or with stand-ins and a temporary
- * folder of prompts in tests. The shapes follow docs/architecture.md.
+ * What the graph needs from the rest of the service. buildChatRuntime (runtime.ts) assembles them from
+ * configuration for the service, LangGraph Studio and the tests alike; buildChatGraph only wires them.
+ * The shapes follow docs/architecture.md.
  */
 
 export type ModelPurpose = "preflight" | "agent";
@@ -18,10 +18,8 @@ export type ModelPurpose = "preflight" | "agent";
 export type ModelFactory = (ctx: ChatRequestContext, purpose: ModelPurpose) => ChatOpenAICompletions;
 
 // The corpus, references and search are typed by their own modules, so the graph cannot drift from them.
-export type { VerseText, ChapterText } from "../../src/scripture/corpus.js";
-export type { ScriptureRef as PassageRef } from "../../src/scripture/references.js";
-export type { SearchRequest as SearchInput, SearchResult as SearchHit, KeywordResult as KeywordHit } from "../../src/scripture/search/search.js";
-export type BibleText = Bible;
+export type { VerseText };
+export type { ScriptureRef as PassageRef };
 export type BibleSource = BibleLibrary;
 
 export type ScriptureSearcher = Pick<ScriptureSearch, "search" | "keyword">;
@@ -46,6 +44,8 @@ export interface GraphLogger {
 export interface ChatDeps {
   models: ModelFactory;
   prompts: PromptRegistry;
+  /** The contract's checks read slugs, translations and books here (built from prompts). */
+  catalog: RequestCatalog;
   bibles: BibleSource;
   search: ScriptureSearcher;
   references: ReferenceTools;
@@ -55,7 +55,7 @@ export interface ChatDeps {
   preflightModel: string;
   /** A key for runs whose context carries none: LangGraph Studio local debugging (.env) only; the service never sets it. */
   studioApiKey?: string | undefined;
-  /** Agent model calls per request (AGENT_MAX_STEPS). */
+  /** Agent model calls per request (AGENT_MAX_STEPS): the one source of the step limit. */
   maxSteps: number;
   /** PROVIDER_TIMEOUT_MS: the longest wait for response headers or for the next stream chunk. */
   providerTimeoutMs: number;

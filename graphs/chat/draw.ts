@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { graph } from "./graph.js";
+import { graph } from "./studio.js";
 import { withPicture } from "./picture.js";
 
 // Drawing needs only the wiring: no dependency loads and nothing goes over the network.

@@ -1,5 +1,4 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
-import { lazyDefaultDeps } from "./default-deps.js";
 import type { ChatDeps } from "./deps.js";
 import { createCallAgent } from "./nodes/call-agent.js";
 import { createCallTools } from "./nodes/call-tools.js";
@@ -11,6 +10,7 @@ import { createValidateInput } from "./nodes/validate-input.js";
 import { routeAfterAgent, routeAfterPreflight, routeAfterValidate } from "./routing.js";
 import { ChatState } from "./state.js";
 
+/** The wiring only: nodes and edges over the given deps (runtime.ts builds them; studio.ts serves Studio). */
 export function buildChatGraph(deps: ChatDeps) {
   return (
     new StateGraph(ChatState)
@@ -41,6 +41,3 @@ export function buildChatGraph(deps: ChatDeps) {
 }
 
 export type ChatGraph = ReturnType<typeof buildChatGraph>;
-
-/** For LangGraph Studio (langgraph.json). Its dependencies load on first use, not on import. */
-export const graph = buildChatGraph(lazyDefaultDeps());

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import type { ChatTurn } from "./types.js";
+import type { ChatTurn } from "./contract.js";
 
 export function toMessages(turns: ChatTurn[]): BaseMessage[] {
   return turns.map((t) => (t.role === "user" ? new HumanMessage(t.content) : new AIMessage(t.content)));

@@ -1,5 +1,5 @@
 import { BOOKS } from "../../src/scripture/books.js";
-import type { PreflightCategory } from "./types.js";
+import type { PreflightCategory } from "./contract.js";
 
 /**
  * Cheap checks that settle the obvious inputs before (and instead of) the classifier model: they

@@ -8,9 +8,8 @@ const CALLER_OPEN = "<<<CALLER_INSTRUCTIONS";
 const CALLER_CLOSE = "CALLER_INSTRUCTIONS>>>";
 
 /** The values every prompt placeholder takes for one request. */
-export function promptVars(prompts: PromptRegistry, ctx: ChatContext, lastUserText: string): PromptVars {
-  const theology = prompts.theology(ctx.theology) ?? prompts.defaultTheology;
-  const profile = prompts.profile(ctx.profile) ?? prompts.defaultProfile;
+export function promptVars(prompts: PromptRegistry, ctx: ChatContext, lastUserText: string, docs = selectedDocs(prompts, ctx)): PromptVars {
+  const { theology, profile } = docs;
   return {
     max_words: ctx.maxWords,
     theology_name: theology.name,
@@ -21,6 +20,14 @@ export function promptVars(prompts: PromptRegistry, ctx: ChatContext, lastUserTe
     profile_description: profile.description,
     language: languageName(detectLanguage(lastUserText)),
     bible_id: ctx.bibleId,
+  };
+}
+
+/** The theology and profile documents a request names (the contract checked the slugs). */
+function selectedDocs(prompts: PromptRegistry, ctx: ChatContext) {
+  return {
+    theology: prompts.theology(ctx.theology) ?? prompts.defaultTheology,
+    profile: prompts.profile(ctx.profile) ?? prompts.defaultProfile,
   };
 }
 
@@ -57,9 +64,9 @@ export function buildSystemPrompt(input: {
   passage?: string | undefined;
 }): string {
   const { prompts, ctx } = input;
-  const vars = promptVars(prompts, ctx, input.lastUserText);
-  const theology = prompts.theology(ctx.theology) ?? prompts.defaultTheology;
-  const profile = prompts.profile(ctx.profile) ?? prompts.defaultProfile;
+  const docs = selectedDocs(prompts, ctx);
+  const { theology, profile } = docs;
+  const vars = promptVars(prompts, ctx, input.lastUserText, docs);
   const parts = [render(prompts.guardrails.body, vars)];
   // A message that reads as distress or abuse gets the care-first note right after the rules, also with skip_preflight.
   const careFirst = isDistress(input.lastUserText) ? prompts.partials.find((p) => p.slug === "crisis-first") : undefined;

@@ -1,7 +1,7 @@
-import { AppError } from "../../src/errors.js";
+import { ChatError } from "./errors.js";
 
 /**
- * Maps a failed provider call to the contract's errors. Messages are ours alone: a provider's own
+ * Maps a failed provider call to the contract's errors (domain errors; the adapter gives them HTTP statuses). Messages are ours alone: a provider's own
  * message can echo the key (OpenAI's 401 quotes part of it), so it never reaches the caller.
  */
 
@@ -11,21 +11,10 @@ export class ProviderTimeout extends Error {
 }
 
 export const upstreamTimeout = (provider: string, timeoutMs: number) =>
-  new AppError({
-    status: 504,
-    type: "server_error",
-    code: "upstream_timeout",
-    message: `The model provider (${provider}) did not respond within ${timeoutMs} ms.`,
-  });
+  new ChatError("upstream_timeout", `The model provider (${provider}) did not respond within ${timeoutMs} ms.`);
 
 export const upstreamError = (provider: string, cause?: unknown) =>
-  new AppError({
-    status: 502,
-    type: "server_error",
-    code: "upstream_error",
-    message: `The model provider (${provider}) failed or sent a response that could not be read.`,
-    cause,
-  });
+  new ChatError("upstream_error", `The model provider (${provider}) failed or sent a response that could not be read.`, { cause });
 
 /**
  * What may be logged about a provider failure: never its message, which can quote the key
@@ -62,8 +51,8 @@ export interface ProviderCall {
   timeoutMs: number;
 }
 
-export function toProviderError(err: unknown, call: ProviderCall): AppError {
-  if (err instanceof AppError) return err;
+export function toProviderError(err: unknown, call: ProviderCall): ChatError {
+  if (err instanceof ChatError) return err;
   const { provider } = call;
   const name = (err as { name?: unknown } | null)?.name;
   if (err instanceof ProviderTimeout || name === "TimeoutError" || name === "APIConnectionTimeoutError") {
@@ -71,41 +60,26 @@ export function toProviderError(err: unknown, call: ProviderCall): AppError {
   }
   const status = statusOf(err);
   if (status === 401 || status === 403) {
-    return new AppError({
-      status: 401,
-      type: "invalid_request_error",
-      code: "invalid_api_key",
-      message: `The model provider (${provider}) rejected the API key (HTTP ${status}). Check the key sent in the Authorization header.`,
-      cause: summary(err),
-    });
+    return new ChatError(
+      "invalid_api_key",
+      `The model provider (${provider}) rejected the API key (HTTP ${status}). Check the key sent in the Authorization header.`,
+      { cause: summary(err) },
+    );
   }
   if (status === 404) {
-    return new AppError({
-      status: 400,
-      type: "invalid_request_error",
-      code: "model_not_found",
+    return new ChatError("model_not_found", `The model provider (${provider}) does not offer the model "${call.model}" to this key.`, {
       param: "model",
-      message: `The model provider (${provider}) does not offer the model "${call.model}" to this key.`,
       cause: summary(err),
     });
   }
   if (status === 429) {
-    const retryAfter = retryAfterOf(err);
-    return new AppError({
-      status: 429,
-      type: "invalid_request_error",
-      code: "provider_rate_limited",
-      message: `The model provider (${provider}) is rate limiting this key; retry later.`,
-      headers: retryAfter ? { "Retry-After": retryAfter } : {},
+    return new ChatError("provider_rate_limited", `The model provider (${provider}) is rate limiting this key; retry later.`, {
+      retryAfter: retryAfterOf(err),
       cause: summary(err),
     });
   }
   if (status === 400 || status === 422) {
-    return new AppError({
-      status: 400,
-      type: "invalid_request_error",
-      code: "upstream_invalid_request",
-      message: `The model provider (${provider}) refused the request's parameters for model "${call.model}".`,
+    return new ChatError("upstream_invalid_request", `The model provider (${provider}) refused the request's parameters for model "${call.model}".`, {
       cause: summary(err),
     });
   }

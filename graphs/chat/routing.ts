@@ -1,24 +1,17 @@
 import type { AIMessage } from "@langchain/core/messages";
 import type { ChatRunConfig } from "./configuration.js";
+import { PREFLIGHT_ACTION } from "./contract.js";
 import type { ChatStateValue } from "./state.js";
 
 export function routeAfterValidate(_state: ChatStateValue, config: ChatRunConfig): "classifyPreflight" | "callAgent" {
   return (config.context as { skipPreflight?: boolean } | undefined)?.skipPreflight === true ? "callAgent" : "classifyPreflight";
 }
 
+const AFTER_PREFLIGHT = { agent: "callAgent", canned: "respondCanned", refused: "rejectInput" } as const;
+
+/** The contract's PREFLIGHT_ACTION says what each category does; this only names the node that does it. */
 export function routeAfterPreflight(state: ChatStateValue): "callAgent" | "respondCanned" | "rejectInput" {
-  switch (state.category) {
-    case "support_question":
-    case "greeting":
-    case "incomplete_input":
-      return "respondCanned";
-    case "hacker_activity":
-    case "inappropriate":
-    case "invalid":
-      return "rejectInput";
-    default:
-      return "callAgent";
-  }
+  return state.category ? AFTER_PREFLIGHT[PREFLIGHT_ACTION[state.category]] : "callAgent";
 }
 
 export function routeAfterAgent(state: ChatStateValue): "callTools" | "convertLinks" {

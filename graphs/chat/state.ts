@@ -1,6 +1,6 @@
 import { MessagesValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { PREFLIGHT_CATEGORIES } from "./types.js";
+import { PREFLIGHT_CATEGORIES } from "./contract.js";
 
 export { PREFLIGHT_CATEGORIES };
 
@@ -13,8 +13,8 @@ export const ChatState = new StateSchema({
   messages: MessagesValue,
   /** The preflight category of the last user message; null when preflight was skipped. */
   category: z.enum(PREFLIGHT_CATEGORIES).nullable().default(null),
-  /** Who decided the category: cheap rules, the classifier model, or the fail-open fallback. */
-  classifiedBy: z.enum(["rules", "model", "fallback", "skipped"]).nullable().default(null),
+  /** Who decided the category: cheap rules, the classifier model, or the fail-open fallback; null when skipped. */
+  classifiedBy: z.enum(["rules", "model", "fallback"]).nullable().default(null),
   /** Agent model calls made so far; bounded by AGENT_MAX_STEPS. */
   steps: z.number().int().default(0),
   /** The answer as the model wrote it, already cut to max_words, before link conversion. */

@@ -3,7 +3,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import type { Serialized } from "@langchain/core/load/serializable";
 import { textOf } from "./messages.js";
-import type { Usage } from "./types.js";
+import type { Usage } from "./contract.js";
 
 /** About four characters a token: only for calls the provider never reported (see below). */
 const CHARS_PER_TOKEN = 4;

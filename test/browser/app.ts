@@ -1,18 +1,14 @@
 import type { Router } from "express";
-import { buildChatGraph } from "../../graphs/chat/graph.js";
 import type { ScriptureSearcher } from "../../graphs/chat/deps.js";
-import { createModelFactory } from "../../graphs/chat/models.js";
-import { runChat } from "../../graphs/chat/run.js";
+import { buildChatRuntime } from "../../graphs/chat/runtime.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { chatAuthFirst, chatCatalog, chatRouter } from "../../src/http/chat/route.js";
+import { chatRouter } from "../../src/http/chat/route.js";
 import { pagesRouter } from "../../src/http/pages/route.js";
 import { createLogger } from "../../src/logger.js";
 import { createMetrics, type Metrics } from "../../src/metrics.js";
 import { listProfiles, listTheologies, loadPrompts } from "../../src/prompts/loader.js";
 import { loadBibleLibrary, type BibleLibrary } from "../../src/scripture/corpus.js";
-import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
-import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
 import { TRANSLATIONS } from "../../src/scripture/translations.js";
 import { startFakeProvider, type FakeProvider } from "../fakes/index.js";
 import { listen, type Listening } from "../helpers/listen.js";
@@ -40,7 +36,6 @@ export async function startPagesApp(extra: Router[] = [], env: Record<string, st
       profiles: () => listProfiles(prompts),
     },
     routers: [pagesRouter({ bibles: shippedBibles() }), ...extra],
-    errorHooks: [chatAuthFirst],
     metrics,
   });
   return Object.assign(await listen(app), { metrics });
@@ -61,24 +56,8 @@ export async function startFullStack(): Promise<PagesApp & { provider: FakeProvi
   const env = { OPENAI_BASE_URL: provider.baseURL };
   const config = loadConfig(env);
   const prompts = loadPrompts();
-  const graph = buildChatGraph({
-    models: createModelFactory({ baseURL: provider.baseURL, timeoutMs: config.provider.timeoutMs }),
-    prompts,
-    bibles: shippedBibles(),
-    search: noSearch,
-    references: { parsePassageQuery, formatReference },
-    links: { convertLinks, createLinkStream },
-    defaultModel: config.defaultModel,
-    preflightModel: config.preflightModel,
-    maxSteps: config.agentMaxSteps,
-    providerTimeoutMs: config.provider.timeoutMs,
-    providerName: new URL(provider.baseURL).host,
-  });
-  const chat = chatRouter({
-    run: (turns, ctx, opts) => runChat(graph, turns, ctx, { ...opts, maxSteps: config.agentMaxSteps }),
-    catalog: chatCatalog(prompts),
-    config,
-  });
+  const runtime = buildChatRuntime(config, { prompts, bibles: shippedBibles(), search: noSearch });
+  const chat = chatRouter({ run: runtime.run, catalog: runtime.catalog, config });
   const srv = await startPagesApp([chat], env);
   const closeApp = srv.close;
   return Object.assign(srv, {

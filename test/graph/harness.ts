@@ -1,12 +1,11 @@
+import { loadConfig } from "../../src/config.js";
 import { loadPrompts, type PromptRegistry } from "../../src/prompts/loader.js";
 import { loadBibleLibrary, type BibleLibrary } from "../../src/scripture/corpus.js";
-import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
-import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
-import { buildChatGraph, type ChatGraph } from "../../graphs/chat/graph.js";
+import type { ChatGraph } from "../../graphs/chat/graph.js";
 import type { ChatDeps } from "../../graphs/chat/deps.js";
-import { createModelFactory } from "../../graphs/chat/models.js";
-import { runChat } from "../../graphs/chat/run.js";
-import type { ChatOutcome, ChatRequestContext, ChatTurn } from "../../graphs/chat/types.js";
+import { buildChatRuntime, type ChatRuntimeParts } from "../../graphs/chat/runtime.js";
+import type { ChatOutcome, ChatRequestContext, ChatTurn } from "../../graphs/chat/contract.js";
+import { toHttpError } from "../../src/http/chat/errors.js";
 import { startFakeProvider, type FakeProvider } from "../fakes/index.js";
 
 export const KEY = "sk-graph-test-0123456789abcdef";
@@ -49,19 +48,33 @@ export function context(overrides: Partial<ChatRequestContext> = {}): ChatReques
   };
 }
 
-/** The real graph with real prompts, corpus and references, against the fake provider over HTTP. */
-export async function startHarness(overrides: Partial<ChatDeps> = {}): Promise<Harness> {
+export interface HarnessOptions extends Partial<Omit<ChatRuntimeParts, "logger">> {
+  /** AGENT_MAX_STEPS (4 unless set). */
+  maxSteps?: number;
+  /** PROVIDER_TIMEOUT_MS (5 s unless set). */
+  providerTimeoutMs?: number;
+}
+
+/**
+ * The real runtime (buildChatRuntime) with real prompts, corpus and references, against the fake
+ * provider over HTTP. Errors leave run() as the HTTP edge maps them (toHttpError), as callers see them.
+ */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const provider = await startFakeProvider();
   bibles ??= loadBibleLibrary();
   prompts ??= loadPrompts();
   const logs: LogLine[] = [];
-  const timeoutMs = overrides.providerTimeoutMs ?? 5_000;
-  const deps: ChatDeps = {
-    models: createModelFactory({ baseURL: provider.baseURL, timeoutMs }),
+  const { maxSteps = 4, providerTimeoutMs = 5_000, ...parts } = options;
+  const config = loadConfig({
+    OPENAI_BASE_URL: provider.baseURL,
+    AGENT_MAX_STEPS: String(maxSteps),
+    PROVIDER_TIMEOUT_MS: String(providerTimeoutMs),
+    DEFAULT_MODEL: "gpt-4o-mini",
+    PREFLIGHT_MODEL: "gpt-4.1-mini",
+  });
+  const runtime = buildChatRuntime(config, {
     prompts,
     bibles,
-    references: { parsePassageQuery, formatReference },
-    links: { convertLinks, createLinkStream },
     search: {
       search: async () => {
         throw new Error("no search index in this test");
@@ -70,18 +83,13 @@ export async function startHarness(overrides: Partial<ChatDeps> = {}): Promise<H
         throw new Error("no search index in this test");
       },
     },
-    maxSteps: 4,
-    providerTimeoutMs: timeoutMs,
-    providerName: `127.0.0.1:${provider.port}`,
-    defaultModel: "gpt-4o-mini",
-    preflightModel: "gpt-4.1-mini",
     logger: {
       warn: (obj, msg) => logs.push({ level: "warn", obj, msg }),
       error: (obj, msg) => logs.push({ level: "error", obj, msg }),
     },
-    ...overrides,
-  };
-  const graph = buildChatGraph(deps);
+    ...parts,
+  });
+  const { deps, graph } = runtime;
   return {
     provider,
     deps,
@@ -90,11 +98,12 @@ export async function startHarness(overrides: Partial<ChatDeps> = {}): Promise<H
     async run(turns, ctx = {}, opts = {}) {
       const list: ChatTurn[] = typeof turns === "string" ? [{ role: "user", content: turns }] : turns;
       const deltas: string[] = [];
-      const outcome = await runChat(graph, list, context(ctx), {
-        maxSteps: deps.maxSteps,
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        ...(opts.stream === false ? {} : { onDelta: (t: string) => deltas.push(t) }),
-      });
+      const outcome = await runtime
+        .run(list, context(ctx), {
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(opts.stream === false ? {} : { onDelta: (t: string) => deltas.push(t) }),
+        })
+        .catch((err: unknown) => Promise.reject(toHttpError(err)));
       // Every outcome has some text; tests read it as content whatever the kind.
       return { ...outcome, deltas, content: outcome.kind === "rejected" ? outcome.message : outcome.content };
     },

@@ -1,9 +1,10 @@
 import { Writable } from "node:stream";
 import OpenAI from "openai";
-import type { ChatOutcome, ChatRequestContext, ChatTurn, RunChatOptions } from "../../graphs/chat/types.js";
+import type { ChatOutcome, ChatRequestContext, ChatTurn, RunChatOptions } from "../../graphs/chat/contract.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { chatAuthFirst, chatCatalog, chatRouter, type RunChat } from "../../src/http/chat/route.js";
+import { requestCatalog } from "../../graphs/chat/contract.js";
+import { chatRouter, type RunChat } from "../../src/http/chat/route.js";
 import { createLogger } from "../../src/logger.js";
 import { loadPrompts } from "../../src/prompts/loader.js";
 import { listen, type Listening } from "../helpers/listen.js";
@@ -57,8 +58,7 @@ export async function startChatHarness(): Promise<ChatHarness> {
     logger: createLogger("debug", sink),
     readiness: { ready: () => true, detail: () => ({}) },
     listings: { models: config.models, modelsCreated: 0, translations: () => [], theologies: () => [], profiles: () => [] },
-    routers: [chatRouter({ run, catalog: chatCatalog(prompts), config })],
-    errorHooks: [chatAuthFirst],
+    routers: [chatRouter({ run, catalog: requestCatalog(prompts), config })],
   });
   const srv: Listening = await listen(app);
   h.url = srv.url;

@@ -1,17 +1,13 @@
 import { Writable } from "node:stream";
 import OpenAI from "openai";
-import { buildChatGraph } from "../../graphs/chat/graph.js";
-import type { ChatDeps, ScriptureSearcher } from "../../graphs/chat/deps.js";
-import { createModelFactory } from "../../graphs/chat/models.js";
-import { runChat } from "../../graphs/chat/run.js";
+import type { ScriptureSearcher } from "../../graphs/chat/deps.js";
+import { buildChatRuntime } from "../../graphs/chat/runtime.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { chatAuthFirst, chatCatalog, chatRouter, type RunChat } from "../../src/http/chat/route.js";
+import { chatRouter, type RunChat } from "../../src/http/chat/route.js";
 import { createLogger } from "../../src/logger.js";
 import { loadPrompts } from "../../src/prompts/loader.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
-import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
-import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
 import { startFakeProvider, type FakeProvider } from "../fakes/index.js";
 import { listen } from "../helpers/listen.js";
 
@@ -47,40 +43,20 @@ export interface ChatStackOptions {
 
 export async function startChatStack(opts: ChatStackOptions = {}): Promise<ChatStack> {
   const provider = await startFakeProvider({ delayMs: 0, ...(opts.maxRecorded ? { maxRecorded: opts.maxRecorded } : {}) });
-  const config = loadConfig({ OPENAI_BASE_URL: provider.baseURL });
+  const config = loadConfig({ OPENAI_BASE_URL: provider.baseURL, ...(opts.timeoutMs ? { PROVIDER_TIMEOUT_MS: String(opts.timeoutMs) } : {}) });
   const logs: string[] = [];
   const keep = opts.keepLogs ?? true;
   const sink = new Writable({ write: (c, _e, cb) => (keep && logs.push(String(c)), cb()) });
   const logger = createLogger(opts.logLevel ?? "debug", sink);
-  const prompts = loadPrompts();
-  const deps: ChatDeps = {
-    models: createModelFactory({ baseURL: provider.baseURL, timeoutMs: opts.timeoutMs ?? config.provider.timeoutMs }),
-    prompts,
-    bibles: loadBibleLibrary(),
-    search: opts.search ?? searchNotInvolved,
-    references: { parsePassageQuery, formatReference },
-    links: { convertLinks, createLinkStream },
-    defaultModel: config.defaultModel,
-    preflightModel: config.preflightModel,
-    maxSteps: config.agentMaxSteps,
-    providerTimeoutMs: opts.timeoutMs ?? config.provider.timeoutMs,
-    providerName: new URL(provider.baseURL).host,
-    logger,
-  };
-  const graph = buildChatGraph(deps);
+  const chat = buildChatRuntime(config, { prompts: loadPrompts(), bibles: loadBibleLibrary(), search: opts.search ?? searchNotInvolved, logger });
   const app = createApp({
     config,
     logger,
     readiness: { ready: () => true, detail: () => ({}) },
     listings: { models: config.models, modelsCreated: 0, translations: () => [], theologies: () => [], profiles: () => [] },
     routers: [
-      chatRouter({
-        run: opts.runner?.(provider) ?? ((turns, ctx, o) => runChat(graph, turns, ctx, { ...o, maxSteps: config.agentMaxSteps })),
-        catalog: chatCatalog(prompts),
-        config,
-      }),
+      chatRouter({ run: opts.runner?.(provider) ?? chat.run, catalog: chat.catalog, config }),
     ],
-    errorHooks: [chatAuthFirst],
   });
   const srv = await listen(app);
   return {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { graph } from "../../graphs/chat/graph.js";
+import { graph } from "../../graphs/chat/studio.js";
 import { PICTURE_END, PICTURE_START, pictureBlock, withPicture } from "../../graphs/chat/picture.js";
 
 const README = new URL("../../README.md", import.meta.url);

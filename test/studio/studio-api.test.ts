@@ -79,7 +79,8 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
       input: { messages: [{ role: "user", content: QUESTION }] },
       context: { model: "gpt-4o-mini" },
     })) as { body: { __error__?: { message?: string } } };
-    expect(body.__error__?.message).toContain("No provider API key was given.");
+    // The contract's one key rule, in the same words the HTTP adapter uses.
+    expect(body.__error__?.message).toContain("You didn't provide an API key.");
     expect(provider.chatRequests).toHaveLength(0);
   });
 

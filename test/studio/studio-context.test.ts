@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveContext } from "../../graphs/chat/configuration.js";
-import { lazyDefaultDeps } from "../../graphs/chat/default-deps.js";
+import { studioRuntime } from "../../graphs/chat/studio.js";
 import { loadConfig } from "../../src/config.js";
 
 const saved = process.env.STUDIO_API_KEY;
@@ -12,18 +12,18 @@ afterEach(() => {
 describe("Studio run context", () => {
   it("when STUDIO_API_KEY is set (e.g. from .env) and the run's context has no key, then the Studio deps supply it", () => {
     process.env.STUDIO_API_KEY = "sk-from-dotenv-1";
-    const deps = lazyDefaultDeps();
+    const deps = studioRuntime().deps;
     expect(resolveContext({ context: { model: "gpt-4o" } }, deps)).toMatchObject({ apiKey: "sk-from-dotenv-1", model: "gpt-4o" });
   });
 
   it("when the run's context carries a key, then it wins over STUDIO_API_KEY", () => {
     process.env.STUDIO_API_KEY = "sk-from-dotenv-2";
-    expect(resolveContext({ context: { apiKey: "sk-from-context" } }, lazyDefaultDeps()).apiKey).toBe("sk-from-context");
+    expect(resolveContext({ context: { apiKey: "sk-from-context" } }, studioRuntime().deps).apiKey).toBe("sk-from-context");
   });
 
   it("when neither is set, then the key is empty and options take the service defaults", () => {
     delete process.env.STUDIO_API_KEY;
-    const ctx = resolveContext({}, lazyDefaultDeps());
+    const ctx = resolveContext({}, studioRuntime().deps);
     expect(ctx).toMatchObject({ apiKey: "", theology: "default", profile: "universal_explorer", bibleId: "eng-web", maxWords: 300, convertLinks: true });
   });
 

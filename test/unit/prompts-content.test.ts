@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PREFLIGHT_CATEGORIES } from "../../graphs/chat/types.js";
+import { PREFLIGHT_CATEGORIES } from "../../graphs/chat/contract.js";
 import { detectLanguage } from "../../src/prompts/language.js";
 import { listProfiles, listTheologies, loadPrompts, render, type PromptVars } from "../../src/prompts/loader.js";
 import { CANNED_KINDS, LANGUAGES } from "../../src/prompts/types.js";

@@ -1,6 +1,16 @@
 import type { GraphLogger, LinkTools } from "../deps.js";
 import { WordLimiter } from "./word-limit.js";
 
+/** What the agent node writes to LangGraph's "custom" stream: answer text in its final form. */
+export interface AnswerEvent {
+  kind: "answer";
+  text: string;
+}
+
+export function isAnswerEvent(value: unknown): value is AnswerEvent {
+  return typeof value === "object" && value !== null && (value as AnswerEvent).kind === "answer";
+}
+
 /** Undoes our own link markup, to find how much raw text a converted prefix stood for. */
 function unlink(text: string): string {
   return text.replace(/\[([^\]]+)\]\(\/read\/[^)\s]*\)/g, "$1");

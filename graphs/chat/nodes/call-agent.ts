@@ -1,35 +1,24 @@
 import { AIMessage, type AIMessageChunk, SystemMessage, type UsageMetadata } from "@langchain/core/messages";
 import { concat } from "@langchain/core/utils/stream";
-import { AppError } from "../../../src/errors.js";
-import { AnswerStream } from "../answer/answer-stream.js";
+import { type AnswerEvent, AnswerStream } from "../answer/answer-stream.js";
 import { startCall } from "../call-metrics.js";
 import { TurnGate } from "../answer/turn-gate.js";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
+import { agentStepLimit } from "../errors.js";
 import { lastUserText, textOf } from "../messages.js";
 import { buildSystemPrompt, contextPassage } from "../prompts.js";
 import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 import { toolDefinitions } from "../tools/index.js";
 
-/** What runChat receives through LangGraph's "custom" stream: answer text in its final form. */
-export interface AnswerEvent {
-  kind: "answer";
-  text: string;
-}
-
 class WordLimitReached extends Error {
   override name = "WordLimitReached";
 }
 
-export const agentStepLimit = (steps?: number) =>
-  new AppError({
-    status: 500,
-    type: "server_error",
-    code: "agent_step_limit",
-    message: `The assistant could not finish its answer within ${steps === undefined ? "the allowed" : steps} steps.`,
-  });
+/** The system prompt of one request, built at its first agent step and reused by the later ones. */
+const systemPrompts = new WeakMap<object, string>();
 
 const addUsage = (a: UsageMetadata, b: UsageMetadata): UsageMetadata => ({
   input_tokens: a.input_tokens + b.input_tokens,
@@ -49,12 +38,16 @@ export function createCallAgent(deps: ChatDeps) {
     const step = state.steps + 1;
     const finalStep = step >= deps.maxSteps;
     const model = deps.models(ctx, "agent").bindTools(toolDefinitions(deps, ctx), finalStep ? { tool_choice: "none" } : {});
-    const system = buildSystemPrompt({
-      prompts: deps.prompts,
-      ctx,
-      lastUserText: lastUserText(state.messages),
-      passage: contextPassage(ctx, deps.bibles, deps.references),
-    });
+    let system = systemPrompts.get(ctx);
+    if (system === undefined) {
+      system = buildSystemPrompt({
+        prompts: deps.prompts,
+        ctx,
+        lastUserText: lastUserText(state.messages),
+        passage: contextPassage(ctx, deps.bibles, deps.references),
+      });
+      systemPrompts.set(ctx, system);
+    }
     const emit = (text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent);
     const answer = new AnswerStream(ctx.maxWords, ctx.convertLinks ? deps.links : null, emit, deps.logger);
     const gate = new TurnGate(!finalStep);

@@ -1,18 +1,17 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import type { ChatOutcome, ChatRequestContext, ChatTurn, RunChatOptions } from "../../../graphs/chat/types.js";
+import type { ChatOutcome, RequestCatalog } from "../../../graphs/chat/contract.js";
+import type { RunChat } from "../../../graphs/chat/runtime.js";
 import { AppError, errorBody, toAppError } from "../../errors.js";
 import { startSse, type SseWriter } from "../sse.js";
 import { readApiKey } from "./auth.js";
+import { toHttpError } from "./errors.js";
 import { withoutKey } from "./redact.js";
-import type { ChatCatalog } from "./catalog.js";
 import { parseChatRequest, type ChatDefaults, type ParsedChat } from "./request.js";
 import { chunkBody, completionBody, completionMeta, usageChunkBody, type ChunkDelta, type CompletionMeta } from "./response.js";
 
-export type RunChat = (turns: ChatTurn[], ctx: ChatRequestContext, opts: RunChatOptions) => Promise<ChatOutcome>;
-
 export interface ChatHandlerDeps {
   run: RunChat;
-  catalog: ChatCatalog;
+  catalog: RequestCatalog;
   defaults: ChatDefaults;
 }
 
@@ -93,7 +92,7 @@ async function stream(req: Request, res: Response, deps: ChatHandlerDeps, parsed
     sse!.done();
   } catch (err) {
     if (!sse || signal.aborted) throw err;
-    const appErr = toAppError(withoutKey(err, ctx.apiKey));
+    const appErr = toAppError(toHttpError(withoutKey(err, ctx.apiKey)));
     if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, "chat stream failed");
     else req.log.debug({ code: appErr.code }, "chat stream rejected");
     sse.send(errorBody(appErr));
@@ -103,12 +102,18 @@ async function stream(req: Request, res: Response, deps: ChatHandlerDeps, parsed
 
 export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const apiKey = readApiKey(req.get("authorization"));
-    const parsed = parseChatRequest(
-      { body: req.body, isJson: req.is("application/json") !== false, header: (n) => req.get(n), apiKey },
-      deps.catalog,
-      deps.defaults,
-    );
+    let parsed: ParsedChat;
+    try {
+      const apiKey = readApiKey(req.get("authorization"));
+      parsed = parseChatRequest(
+        { body: req.body, isJson: req.is("application/json") !== false, header: (n) => req.get(n), apiKey },
+        deps.catalog,
+        deps.defaults,
+      );
+    } catch (err) {
+      return next(toHttpError(err));
+    }
+    const { apiKey } = parsed.ctx;
     const abort = new AbortController();
     // res "close" (not req "close", which fires once the body is read) means the client is gone.
     const onClose = () => {
@@ -122,7 +127,7 @@ export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
         req.log.debug("chat aborted: client closed the connection");
         return;
       }
-      next(withoutKey(err, apiKey));
+      next(toHttpError(withoutKey(err, apiKey)));
     } finally {
       res.off("close", onClose);
     }

@@ -1,4 +1,4 @@
-import type { ChatTurn } from "../../../graphs/chat/types.js";
+import { checkTurns, type ChatTurn } from "../../../graphs/chat/contract.js";
 import { AppError, invalidRequest, unsupportedParameter } from "../../errors.js";
 import type { RawMessage } from "./schema.js";
 
@@ -76,9 +76,7 @@ export function readConversation(messages: RawMessage[]): Conversation {
     }
     turns.push({ role, content: text });
   });
-  if (turns.length === 0 || turns[turns.length - 1]!.role !== "user") {
-    throw invalidRequest("The last non-system message must have role 'user': it is the question to answer.", "messages");
-  }
+  checkTurns(turns);
   return { turns, system, userCount, chars };
 }
 

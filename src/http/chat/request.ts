@@ -1,11 +1,20 @@
 import type { z } from "zod";
-import type { ChatRequestContext, ChatTurn, ModelParams } from "../../../graphs/chat/types.js";
+import {
+  checkBibleId,
+  checkPassage,
+  checkProfile,
+  checkTheology,
+  type ChatRequestContext,
+  type ChatTurn,
+  DEFAULT_BIBLE_ID,
+  DEFAULT_MAX_WORDS,
+  type ModelParams,
+  type RequestCatalog,
+} from "../../../graphs/chat/contract.js";
 import { invalidParameter, invalidRequest, unsupportedParameter } from "../../errors.js";
-import type { ChatCatalog } from "./catalog.js";
 import { checkLimits, readConversation } from "./messages.js";
 import { ChatBodySchema, UNSUPPORTED, type ChatBody } from "./schema.js";
 
-export const DEFAULT_MAX_WORDS = 300;
 export const LINKS_HEADER = "x-convert-scripture-links";
 
 export interface ChatDefaults {
@@ -69,22 +78,6 @@ function linkSwitch(body: ChatBody, header: string | undefined): boolean {
   return convert ?? (disable === undefined ? true : !disable);
 }
 
-function passageOf(body: ChatBody, bibleId: string, catalog: ChatCatalog): ChatRequestContext["passage"] {
-  if (body.book_id === undefined) {
-    if (body.chapter !== undefined || body.verses !== undefined) {
-      throw invalidParameter("'chapter' and 'verses' need 'book_id'.", "book_id");
-    }
-    return undefined;
-  }
-  const book = catalog.bookId(body.book_id);
-  if (!book) throw invalidParameter(`Unknown book_id '${body.book_id}'; use a book ID such as GEN, MAT or 1CO.`, "book_id");
-  if (body.chapter === undefined) throw invalidParameter("'book_id' needs 'chapter'.", "chapter");
-  const verses = body.verses && [...new Set(body.verses)].sort((a, b) => a - b);
-  const problem = catalog.checkPassage(bibleId, book, body.chapter, verses);
-  if (problem) throw invalidParameter(problem.message, problem.param);
-  return verses ? { book, chapter: body.chapter, verses } : { book, chapter: body.chapter };
-}
-
 function modelParams(body: ChatBody): ModelParams {
   if (body.max_tokens !== undefined && body.max_completion_tokens !== undefined && body.max_tokens !== body.max_completion_tokens) {
     throw invalidParameter("'max_tokens' and 'max_completion_tokens' differ; send one.", "max_tokens");
@@ -102,8 +95,12 @@ function modelParams(body: ChatBody): ModelParams {
   return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) as ModelParams;
 }
 
-/** Validates a chat request in the contract's order (body, then limits, then slugs); auth is done before. */
-export function parseChatRequest(input: ChatRequestInput, catalog: ChatCatalog, defaults: ChatDefaults): ParsedChat {
+/**
+ * Reads a chat request's body into the contract's ChatRequestContext, checking it in the spec's order
+ * (body, then limits, then slugs); auth is done before. The checks on values are the contract's
+ * (graphs/chat/contract.ts); this adapter adds only what belongs to HTTP (JSON, field names, aliases).
+ */
+export function parseChatRequest(input: ChatRequestInput, catalog: RequestCatalog, defaults: ChatDefaults): ParsedChat {
   const raw = input.body;
   if (!input.isJson) throw invalidRequest("Content-Type must be application/json.");
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalidRequest("Request body must be a JSON object.");
@@ -122,19 +119,14 @@ export function parseChatRequest(input: ChatRequestInput, catalog: ChatCatalog, 
   const convertLinks = linkSwitch(body, input.header(LINKS_HEADER));
   const conversation = readConversation(body.messages);
   const params = modelParams(body);
-  const bibleId = body.bible_id ?? catalog.defaultBibleId;
-  const ids = catalog.bibleIds();
-  if (!ids.includes(bibleId)) throw invalidParameter(`Unknown bible_id '${bibleId}'. Available: ${ids.join(", ")}.`, "bible_id");
-  const passage = passageOf(body, bibleId, catalog);
+  const bibleId = body.bible_id ?? DEFAULT_BIBLE_ID;
+  checkBibleId(bibleId, catalog);
+  const passage = checkPassage({ book: body.book_id, chapter: body.chapter, verses: body.verses }, catalog);
 
   checkLimits(conversation, body.system_instructions);
 
-  if (theology !== undefined && !catalog.isTheology(theology)) {
-    throw invalidParameter(`Unknown theology '${theology}'. See GET /v1/theologies for valid options.`, body.theology !== undefined ? "theology" : "theology_slug");
-  }
-  if (profile !== undefined && !catalog.isProfile(profile)) {
-    throw invalidParameter(`Unknown profile '${profile}'. See GET /v1/profiles for valid options.`, body.profile !== undefined ? "profile" : "profile_slug");
-  }
+  if (theology !== undefined) checkTheology(theology, catalog, body.theology !== undefined ? "theology" : "theology_slug");
+  if (profile !== undefined) checkProfile(profile, catalog, body.profile !== undefined ? "profile" : "profile_slug");
 
   const system = [...conversation.system];
   if (body.system_instructions !== undefined && body.system_instructions.trim() !== "") system.push(body.system_instructions);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Usage } from "../../../graphs/chat/types.js";
+import type { Usage } from "../../../graphs/chat/contract.js";
 
 export type FinishReason = "stop" | "length";
 

@@ -7,8 +7,6 @@ import { z } from "zod";
  */
 const opt = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
 
-const textPart = z.object({ type: z.literal("text"), text: z.string() });
-
 export const MessageSchema = z.object({
   role: z.string(),
   content: z.union([z.string(), z.array(z.object({ type: z.string() }).loose())]).nullish(),
@@ -17,7 +15,6 @@ export const MessageSchema = z.object({
 });
 
 export type RawMessage = z.infer<typeof MessageSchema>;
-export const TextPartSchema = textPart;
 
 export const ChatBodySchema = z.object({
   model: opt(z.string().min(1).max(256)),

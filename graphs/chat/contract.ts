@@ -1,0 +1,208 @@
+import type { PromptRegistry } from "../../src/prompts/loader.js";
+import { bookById, findBook, verseCount } from "../../src/scripture/books.js";
+import { DEFAULT_TRANSLATION_ID, translationIds } from "../../src/scripture/translations.js";
+import { ChatError } from "./errors.js";
+
+/**
+ * The chat request contract, in one place: the request's type (ChatRequestContext), its defaults, the
+ * checks every entry runs (the HTTP adapter in src/http/chat, the graph's validateInput node for
+ * LangGraph Studio and other callers), what each preflight category does, and the outcome a run
+ * reports. The adapter reads the HTTP body into this shape; the graph never sees HTTP.
+ *
+ * A new request field (e.g. verify_quotes) goes here: its place in ChatRequestContext, its default
+ * beside the others, and its check in a function below; the adapter reads it from the body.
+ */
+
+/** max_words when the caller sends none. */
+export const DEFAULT_MAX_WORDS = 300;
+/** bible_id when the caller sends none: the shipped default translation. */
+export const DEFAULT_BIBLE_ID = DEFAULT_TRANSLATION_ID;
+
+/** The spec's preflight categories, in the order of its table. */
+export const PREFLIGHT_CATEGORIES = [
+  "biblical_question",
+  "passage_request",
+  "support_question",
+  "greeting",
+  "incomplete_input",
+  "hacker_activity",
+  "inappropriate",
+  "invalid",
+] as const;
+
+export type PreflightCategory = (typeof PREFLIGHT_CATEGORIES)[number];
+
+/**
+ * What each preflight category does: "agent" answers it, "canned" replies without the agent
+ * (support questions get an empty reply), "refused" ends in the content-filter outcome.
+ */
+export const PREFLIGHT_ACTION = {
+  biblical_question: "agent",
+  passage_request: "agent",
+  support_question: "canned",
+  greeting: "canned",
+  incomplete_input: "canned",
+  hacker_activity: "refused",
+  inappropriate: "refused",
+  invalid: "refused",
+} as const satisfies Record<PreflightCategory, "agent" | "canned" | "refused">;
+
+export type PreflightAction = (typeof PREFLIGHT_ACTION)[PreflightCategory];
+type CategoriesWith<A extends PreflightAction> = { [C in PreflightCategory]: (typeof PREFLIGHT_ACTION)[C] extends A ? C : never }[PreflightCategory];
+export type InterceptedCategory = CategoriesWith<"canned">;
+export type RejectedCategory = CategoriesWith<"refused">;
+
+export const isIntercepted = (c: PreflightCategory | null | undefined): c is InterceptedCategory => !!c && PREFLIGHT_ACTION[c] === "canned";
+export const isRejected = (c: PreflightCategory | null | undefined): c is RejectedCategory => !!c && PREFLIGHT_ACTION[c] === "refused";
+
+/** A conversation turn as the agent sees it; caller system messages travel in callerSystem instead. */
+export interface ChatTurn {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** OpenAI request fields passed through to the provider when the caller sets them. */
+export interface ModelParams {
+  temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  seed?: number;
+  user?: string;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  stop?: string | string[];
+}
+
+/** Per-request values. They live in the run's context only: never in state, a checkpoint or a log line. */
+export interface ChatRequestContext {
+  /** The caller's own provider key (BYOK). */
+  apiKey: string;
+  model: string;
+  preflightModel: string;
+  theology: string;
+  profile: string;
+  bibleId: string;
+  /** Scripture context the caller asked about (already validated against the corpus). */
+  passage?: { book: string; chapter: number; verses?: number[] };
+  maxWords: number;
+  convertLinks: boolean;
+  skipPreflight: boolean;
+  /** Caller system/developer messages joined with a blank line, then system_instructions. */
+  callerSystem?: string;
+  modelParams: ModelParams;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export type ChatOutcome =
+  | { kind: "answer"; content: string; finishReason: "stop" | "length"; usage: Usage; promptVersions: string }
+  | { kind: "canned"; category: InterceptedCategory; content: string; usage: Usage; promptVersions: string }
+  | { kind: "rejected"; category: RejectedCategory; message: string; usage: Usage };
+
+export interface RunChatOptions {
+  /** Aborts the run and the upstream provider request (client disconnect, word-limit cut). */
+  signal?: AbortSignal;
+  /**
+   * Called with each piece of the answer as it should reach the client: only the final answer turn,
+   * already cut to max_words and link-converted. Never called for preflight or tool-calling turns.
+   */
+  onDelta?: (text: string) => void;
+}
+
+/** What the checks need to know: the prompt registry's slugs and the shipped translations and books. */
+export interface RequestCatalog {
+  defaultTheology: string;
+  defaultProfile: string;
+  isTheology(slug: string): boolean;
+  isProfile(slug: string): boolean;
+  bibleIds(): string[];
+  /** Canonical USFM id for what the caller sent, or undefined when no such book exists. */
+  bookId(given: string): string | undefined;
+  /** The X-Prompt-Versions value for a theology and profile (both already checked). */
+  promptVersions(theology: string, profile: string): string;
+}
+
+/**
+ * The catalog over the prompt registry and the canonical book table. Verse counts are the maximum over
+ * the shipped translations (books.ts), so a verse valid in one is accepted for all.
+ */
+export function requestCatalog(prompts: Pick<PromptRegistry, "defaultTheology" | "defaultProfile" | "theology" | "profile" | "versions">): RequestCatalog {
+  return {
+    defaultTheology: prompts.defaultTheology.slug,
+    defaultProfile: prompts.defaultProfile.slug,
+    isTheology: (slug) => prompts.theology(slug) !== undefined,
+    isProfile: (slug) => prompts.profile(slug) !== undefined,
+    promptVersions: (theology, profile) => prompts.versions(theology, profile),
+    bibleIds: translationIds,
+    bookId: (given) => (bookById(given) ?? findBook(given))?.id,
+  };
+}
+
+/** The API key rule: present, and shaped like a provider key. Messages never echo the key. */
+export function checkApiKey(key: string | undefined): string {
+  if (key === undefined || key === "") {
+    throw new ChatError("missing_api_key", "You didn't provide an API key. Send your model provider's key as 'Authorization: Bearer sk-...'.");
+  }
+  if (!key.startsWith("sk-") || key.length <= 3) throw new ChatError("invalid_api_key", "The API key is not valid: keys start with 'sk-'.");
+  return key;
+}
+
+export function checkBibleId(bibleId: string, catalog: Pick<RequestCatalog, "bibleIds">): void {
+  const ids = catalog.bibleIds();
+  if (!ids.includes(bibleId)) {
+    throw new ChatError("invalid_parameter", `Unknown bible_id '${bibleId}'. Available: ${ids.join(", ")}.`, { param: "bible_id" });
+  }
+}
+
+export function checkTheology(slug: string, catalog: Pick<RequestCatalog, "isTheology">, param = "theology"): void {
+  if (!catalog.isTheology(slug)) throw new ChatError("invalid_parameter", `Unknown theology '${slug}'. See GET /v1/theologies for valid options.`, { param });
+}
+
+export function checkProfile(slug: string, catalog: Pick<RequestCatalog, "isProfile">, param = "profile"): void {
+  if (!catalog.isProfile(slug)) throw new ChatError("invalid_parameter", `Unknown profile '${slug}'. See GET /v1/profiles for valid options.`, { param });
+}
+
+/** The scripture context: a known book, an existing chapter and verses; returns it in canonical form. */
+export function checkPassage(
+  given: { book?: string | undefined; chapter?: number | undefined; verses?: number[] | undefined },
+  catalog: Pick<RequestCatalog, "bookId">,
+): ChatRequestContext["passage"] {
+  if (given.book === undefined) {
+    if (given.chapter !== undefined || given.verses !== undefined) throw new ChatError("invalid_parameter", "'chapter' and 'verses' need 'book_id'.", { param: "book_id" });
+    return undefined;
+  }
+  const book = catalog.bookId(given.book);
+  if (!book) throw new ChatError("invalid_parameter", `Unknown book_id '${given.book}'; use a book ID such as GEN, MAT or 1CO.`, { param: "book_id" });
+  if (given.chapter === undefined) throw new ChatError("invalid_parameter", "'book_id' needs 'chapter'.", { param: "chapter" });
+  const chapter = given.chapter;
+  const verses = given.verses && [...new Set(given.verses)].sort((a, b) => a - b);
+  const inChapter = verseCount(book, chapter);
+  if (inChapter === 0) throw new ChatError("invalid_parameter", `${book} has no chapter ${chapter}.`, { param: "chapter" });
+  const missing = verses?.find((v) => v > inChapter);
+  if (missing !== undefined) {
+    throw new ChatError("invalid_parameter", `${book} ${chapter} has no verse ${missing} (it has ${inChapter}).`, { param: "verses" });
+  }
+  return verses ? { book, chapter, verses } : { book, chapter };
+}
+
+/** The conversation must end with the question to answer. */
+export function checkTurns(turns: readonly { role: string }[]): void {
+  if (turns.length === 0 || turns[turns.length - 1]!.role !== "user") {
+    throw new ChatError("invalid_request", "The last non-system message must have role 'user': it is the question to answer.", { param: "messages" });
+  }
+}
+
+/**
+ * Every check on a complete request context, for entries other than the HTTP adapter (which runs the
+ * same checks one by one, in the order the spec gives its errors).
+ */
+export function checkContext(ctx: ChatRequestContext, catalog: RequestCatalog): void {
+  checkApiKey(ctx.apiKey);
+  checkTheology(ctx.theology, catalog);
+  checkProfile(ctx.profile, catalog);
+  checkBibleId(ctx.bibleId, catalog);
+}

@@ -1,0 +1,169 @@
+import { GraphRecursionError } from "@langchain/langgraph";
+import type { Config } from "../../src/config.js";
+import type { MetricsRecorder } from "../../src/metrics.js";
+import type { PromptRegistry } from "../../src/prompts/loader.js";
+import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
+import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
+import { isAnswerEvent } from "./answer/answer-stream.js";
+import { type ChatOutcome, type ChatRequestContext, type ChatTurn, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
+import type { BibleSource, ChatDeps, GraphLogger, LinkTools, ScriptureSearcher } from "./deps.js";
+import { agentStepLimit } from "./errors.js";
+import { buildChatGraph, type ChatGraph } from "./graph.js";
+import { toMessages } from "./messages.js";
+import { createModelFactory } from "./models.js";
+import type { ChatStateValue } from "./state.js";
+import { UsageCollector } from "./usage.js";
+
+/** The configuration the chat runtime reads (src/config.ts is its only source). */
+export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey">;
+
+/** What the runtime is built over: loaded data and services the caller owns (and may build lazily). */
+export interface ChatRuntimeParts {
+  prompts: PromptRegistry;
+  bibles: BibleSource;
+  search: ScriptureSearcher;
+  logger?: GraphLogger | undefined;
+  metrics?: MetricsRecorder | undefined;
+  /** Reader links; the shipped converter unless a test breaks it on purpose. */
+  links?: LinkTools | undefined;
+}
+
+export type RunChat = (turns: ChatTurn[], ctx: ChatRequestContext, opts: RunChatOptions) => Promise<ChatOutcome>;
+
+export interface ChatRuntime {
+  deps: ChatDeps;
+  graph: ChatGraph;
+  /** The request contract's catalog, for the HTTP adapter's checks. */
+  catalog: RequestCatalog;
+  /** One chat request through the graph (see runChat). */
+  run: RunChat;
+}
+
+/** Enough supersteps for validate, preflight, every agent/tools round and link conversion. */
+export function recursionLimitFor(maxSteps: number): number {
+  return 2 * maxSteps + 6;
+}
+
+/**
+ * The graph's dependencies from configuration and parts. Every field reads its source when first
+ * used, so a lazy config or lazy parts (LangGraph Studio) load nothing until a run needs them.
+ */
+export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): ChatDeps {
+  let models: ChatDeps["models"] | undefined;
+  let catalog: RequestCatalog | undefined;
+  return {
+    get models() {
+      return (models ??= createModelFactory({ baseURL: config.provider.baseURL, timeoutMs: config.provider.timeoutMs }));
+    },
+    get prompts() {
+      return parts.prompts;
+    },
+    get catalog() {
+      return (catalog ??= requestCatalog(parts.prompts));
+    },
+    get bibles() {
+      return parts.bibles;
+    },
+    get search() {
+      return parts.search;
+    },
+    references: { parsePassageQuery, formatReference },
+    get links() {
+      return parts.links ?? { convertLinks, createLinkStream };
+    },
+    get defaultModel() {
+      return config.defaultModel;
+    },
+    get preflightModel() {
+      return config.preflightModel;
+    },
+    get studioApiKey() {
+      return config.studioApiKey;
+    },
+    get maxSteps() {
+      return config.agentMaxSteps;
+    },
+    get providerTimeoutMs() {
+      return config.provider.timeoutMs;
+    },
+    get providerName() {
+      return new URL(config.provider.baseURL).host;
+    },
+    get logger() {
+      return parts.logger;
+    },
+    get metrics() {
+      return parts.metrics;
+    },
+  };
+}
+
+/** The one way to build the chat runtime: used by the service, LangGraph Studio and every test. */
+export function buildChatRuntime(config: ChatRuntimeConfig, parts: ChatRuntimeParts): ChatRuntime {
+  const deps = chatDeps(config, parts);
+  const graph = buildChatGraph(deps);
+  return {
+    deps,
+    graph,
+    get catalog() {
+      return deps.catalog;
+    },
+    run: (turns, ctx, opts = {}) => runChat(graph, deps, turns, ctx, opts),
+  };
+}
+
+/**
+ * Runs one chat request through the graph. Answer text reaches onDelta in its final form as it is
+ * produced; the promise resolves with the outcome, or rejects with a ChatError (provider failures
+ * mapped per the contract), or with the abort reason when opts.signal fired.
+ */
+async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx: ChatRequestContext, opts: RunChatOptions): Promise<ChatOutcome> {
+  const usage = new UsageCollector();
+  // Built from the nodes' updates: "values" mode would copy the whole state (messages included) at
+  // every superstep, while the outcome needs only these last-value fields.
+  let final: Pick<ChatStateValue, "category" | "content" | "finishReason" | "promptVersions"> | undefined;
+  try {
+    const stream = await graph.stream(
+      { messages: toMessages(turns) },
+      {
+        context: ctx as unknown as Record<string, unknown>,
+        streamMode: ["custom", "updates"],
+        callbacks: [usage],
+        recursionLimit: recursionLimitFor(deps.maxSteps),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+    );
+    for await (const [mode, data] of stream as AsyncIterable<[string, unknown]>) {
+      if (mode === "custom" && isAnswerEvent(data)) {
+        if (data.text) opts.onDelta?.(data.text);
+      } else if (mode === "updates") {
+        final ??= { category: null, content: "", finishReason: null, promptVersions: "" };
+        for (const update of Object.values(data as Record<string, Partial<ChatStateValue> | null>)) {
+          if (!update) continue;
+          if (update.category !== undefined) final.category = update.category;
+          if (update.content !== undefined) final.content = update.content;
+          if (update.finishReason !== undefined) final.finishReason = update.finishReason;
+          if (update.promptVersions !== undefined) final.promptVersions = update.promptVersions;
+        }
+      }
+    }
+  } catch (err) {
+    if (opts.signal?.aborted) throw opts.signal.reason ?? err;
+    if (err instanceof GraphRecursionError) throw agentStepLimit(deps.maxSteps);
+    throw err;
+  }
+  if (!final) throw new Error("chat graph produced no state");
+  usage.settle();
+  const category = final.category;
+  if (isRejected(category)) return { kind: "rejected", category, message: final.content, usage: usage.usage };
+  if (isIntercepted(category)) {
+    return { kind: "canned", category, content: final.content, usage: usage.usage, promptVersions: final.promptVersions };
+  }
+  return {
+    kind: "answer",
+    content: final.content,
+    finishReason: final.finishReason ?? "stop",
+    usage: usage.usage,
+    promptVersions: final.promptVersions,
+  };
+}
