@@ -33,8 +33,8 @@ export const PREFLIGHT_CATEGORIES = [
 export type PreflightCategory = (typeof PREFLIGHT_CATEGORIES)[number];
 
 /**
- * What each preflight category does: "agent" answers it, "canned" replies without the agent
- * (support questions get an empty reply), "refused" ends in the content-filter outcome.
+ * What each preflight category does: "agent" answers it, "canned" replies from prompts/canned/
+ * without the agent, "refused" ends in the content-filter outcome.
  */
 export const PREFLIGHT_ACTION = {
   biblical_question: "agent",
