@@ -26,3 +26,10 @@ export function scoreRun(runs: readonly { ranked: readonly string[]; targets: re
 export function formatRow(name: string, s: Scores): string {
   return `${name.padEnd(34)} n=${String(s.n).padStart(3)}  recall@5 ${s.recall5.toFixed(3)}  hit@5 ${s.hit5.toFixed(3)}  MRR@10 ${s.mrr10.toFixed(3)}`;
 }
+
+/** The floor: the ten chapters most often named as targets in a set, returned for every query. */
+export function floorRanking(targets: readonly (readonly string[])[]): string[] {
+  const count = new Map<string, number>();
+  for (const ts of targets) for (const t of ts) count.set(t, (count.get(t) ?? 0) + 1);
+  return [...count].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([t]) => t);
+}
