@@ -8,9 +8,9 @@
  * and the everyday questions (`everyday-dev.jsonl`, tuned on; `everyday-heldout.jsonl`, a separate
  * file never tuned on; both built from everyday.src.txt). Held-out figures are the honest ones.
  *
- * Run: npm run eval:search [-- --misses]   (uses DATA_DIR's index, ingesting it first if needed)
+ * Run: npm run eval:search [-- --misses] [-- --dump ranks.json]   (uses DATA_DIR's index, ingesting it first if needed)
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
@@ -87,6 +87,8 @@ async function main() {
       console.log(formatRow(`${name}: floor (fixed top 10)`, scoreRun(set.map((q) => ({ ranked: floor, targets: q.targets })))));
       console.log(formatRow(`${name}: empty result lists`, { recall5: 0, hit5: 0, mrr10: 0, n: set.filter((q) => ours.get(q)!.length === 0).length }).replace(/ +recall.*/, ""));
     }
+    const dump = process.argv.indexOf("--dump");
+    if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r }))));
     if (process.argv.includes("--misses")) {
       for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev]] as const) {
         const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PassageRanker, DEFAULT_FUSION } from "../../src/scripture/search/ranker.js";
-import { TITLES, TOPICS, matchTitles, parseTitleLine, parseTitleRange } from "../../src/scripture/search/titles.js";
+import { CONCEPTS } from "../../src/scripture/search/concepts.js";
+import { TITLES, matchTitles, parseTitleLine, parseTitleRange } from "../../src/scripture/search/titles.js";
 import { tokenize } from "../../src/scripture/search/tokenizer.js";
 import type { Passage } from "../../src/scripture/search/types.js";
 
@@ -66,11 +67,11 @@ describe("fusion and chapter aggregation", () => {
   });
 });
 
-describe("passage titles and topics", () => {
+describe("passage titles and concepts", () => {
   it("when the table loads, then there are 300+ titles and every range exists", () => {
     expect(TITLES.length).toBeGreaterThanOrEqual(300);
-    expect(TOPICS.length).toBeGreaterThan(50);
-    for (const t of [...TITLES, ...TOPICS]) expect(t.ranges.length).toBeGreaterThan(0);
+    expect(CONCEPTS.length).toBeGreaterThan(100);
+    for (const t of [...TITLES, ...CONCEPTS.map((c) => c.entry)]) expect(t.ranges.length).toBeGreaterThan(0);
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { glossSpanish } from "../../src/scripture/search/spanish.js";
-import { matchTitles } from "../../src/scripture/search/titles.js";
+import { matchConcepts } from "../../src/scripture/search/concepts.js";
 import { tokenize } from "../../src/scripture/search/tokenizer.js";
 
 describe("Spanish questions glossed into English for ranking", () => {
@@ -19,9 +19,9 @@ describe("Spanish questions glossed into English for ranking", () => {
     (query) => expect(glossSpanish(query)).toBe(query),
   );
 
-  it("when a Spanish question is glossed, then it reaches the English topic table and index terms", () => {
-    expect(matchTitles(glossSpanish("ansiedad")).map((m) => m.entry.names[0])).toContain("anxiety");
-    expect(matchTitles(glossSpanish("como puedo ser salvo")).map((m) => m.entry.names[0])).toContain("salvation");
+  it("when a Spanish question is glossed, then it reaches the concept table and the English index terms", () => {
+    expect(matchConcepts(glossSpanish("ansiedad")).map((m) => m.concept.id)).toContain("anxiety");
+    expect(matchConcepts(glossSpanish("como puedo ser salvo")).map((m) => m.concept.id)).toContain("salvation");
     expect(tokenize(glossSpanish("perdón de los pecados"))).toEqual(expect.arrayContaining(["forgiv", "sin"]));
   });
 });

@@ -5,6 +5,8 @@
 export interface Bm25Options {
   k1?: number;
   b?: number;
+  /** Lengths for the length normalisation, when some tokens (tags) should not count. */
+  lengths?: readonly number[];
 }
 
 /** Scores of the documents that hold at least one query term, in no particular order. */
@@ -32,7 +34,7 @@ export class Bm25Index {
     this.k1 = options.k1 ?? 1.2;
     const b = options.b ?? 0.75;
     this.size = docs.length;
-    const lengths = docs.map((d) => d.length);
+    const lengths = options.lengths ? [...options.lengths] : docs.map((d) => d.length);
     const avg = lengths.reduce((s, n) => s + n, 0) / Math.max(1, docs.length);
     this.acc = new Float32Array(docs.length);
     this.touched = new Int32Array(docs.length);

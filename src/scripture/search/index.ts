@@ -5,13 +5,14 @@ import { IndexFiles, type Manifest } from "./index-files.js";
 import { LsaModel, trainLsa } from "./lsa.js";
 import { PassageRanker } from "./ranker.js";
 import { PassageStore } from "./store.js";
+import { CONCEPTS } from "./concepts.js";
 import { TITLES } from "./titles.js";
 import { tokenize } from "./tokenizer.js";
 import type { ChapterSource, Passage } from "./types.js";
 import { buildPassages, DEFAULT_WINDOWS } from "./windows.js";
 
 /** Bump when windows, tokens or vectors change meaning: the corpus hash then changes and re-indexes. */
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 const LSA = { dim: 128, seed: 42 };
 const COLLECTION_PREFIX = "scripture-";
 
@@ -44,9 +45,12 @@ export interface PreparedCorpus {
 }
 
 export function prepareCorpus(bible: ChapterSource): PreparedCorpus {
-  const passages = buildPassages(bible, TITLES);
+  const passages = buildPassages(bible, TITLES, DEFAULT_WINDOWS, CONCEPTS.map((c) => c.entry));
   const tokens = passages.map((p) => tokenize(p.text));
-  return { passages, tokens, ranker: new PassageRanker(passages, tokens), corpusHash: corpusHashOf(passages) };
+  // Concept tags are keyword terms of the window that do not make it "longer" for BM25.
+  const keywordTokens = passages.map((p, i) => (p.tags ? [...tokens[i]!, ...tokenize(p.tags)] : tokens[i]!));
+  const ranker = new PassageRanker(passages, keywordTokens, tokens.map((t) => t.length));
+  return { passages, tokens, ranker, corpusHash: corpusHashOf(passages) };
 }
 
 export interface IndexOptions {
@@ -67,7 +71,7 @@ function specOf(e: EmbedderConfig): string {
 
 function corpusHashOf(passages: readonly Passage[]): string {
   const h = createHash("sha256").update(`v${INDEX_VERSION}:${DEFAULT_WINDOWS.size}:${DEFAULT_WINDOWS.stride}\n`);
-  for (const p of passages) h.update(`${p.id}\t${p.text}\n`);
+  for (const p of passages) h.update(`${p.id}\t${p.text}\t${p.tags ?? ""}\n`);
   return h.digest("hex").slice(0, 16);
 }
 

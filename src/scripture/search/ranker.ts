@@ -46,8 +46,10 @@ export class PassageRanker {
   constructor(
     readonly passages: readonly Passage[],
     tokens: readonly (readonly string[])[],
+    /** Document lengths for BM25 when they differ from the token counts (concept tags do not count). */
+    lengths?: readonly number[],
   ) {
-    this.bm25 = new Bm25Index(tokens);
+    this.bm25 = new Bm25Index(tokens, lengths ? { lengths } : {});
     this.chapterOf = new Int32Array(passages.length);
     passages.forEach((p, i) => {
       const key = `${p.book}.${p.chapter}`;
@@ -161,7 +163,7 @@ export class PassageRanker {
     const weight = fusion.title;
     const boost = new Map<number, number>();
     for (const m of titles) {
-      const base = weight * Math.min(1, 0.5 + m.coverage);
+      const base = weight * Math.min(1, 0.5 + m.coverage) * (m.weight ?? 1);
       for (const [k, r] of m.entry.ranges.entries()) {
         // A topic's passages are listed most useful first; a title's ranges are all the passage itself.
         const b = m.entry.kind === "topic" ? base * fusion.topic * (1 - 0.1 * k) : base;

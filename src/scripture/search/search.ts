@@ -3,7 +3,8 @@ import type { BibleLibrary } from "../corpus.js";
 import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
-import { matchTitles, type TitleMatch } from "./titles.js";
+import { conceptVocabulary, matchConcepts, type ConceptMatch } from "./concepts.js";
+import { matchTitles, phraseTokens, type TitleMatch } from "./titles.js";
 import { glossSpanish } from "./spanish.js";
 import { tokenize } from "./tokenizer.js";
 
@@ -138,16 +139,20 @@ export class ScriptureSearch {
   private async rank(index: SearchIndex, req: SearchRequest): Promise<RankedChapter[]> {
     const range = this.range(index, req);
     const english = glossSpanish(req.query);
-    const vector = await index.embedder.embedQuery(english);
+    const titles = bestTitles(req.query, english);
+    const concepts = conceptsOf(req.query, english, titles);
+    // The concepts' own Bible words join the question for both signals ("temper" -> anger, wrath).
+    const expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
+    const vector = await index.embedder.embedQuery(expanded);
     // The Chroma request goes out first so the keyword and title work overlaps its round trip.
     const pending = vector && !range ? this.denseFromChroma(index, vector) : undefined;
     pending?.catch(() => {}); // observed below; this only keeps a rejection during the sync work from being "unhandled"
-    const tokens = tokenize(english);
+    const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
-    const titles = bestTitles(req.query, english);
+    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query))];
     let dense: DenseHit[] | null = null;
     if (vector) dense = range ? this.denseInMemory(index, vector, range) : await pending!;
-    return index.ranker.rank({ tokens, keyword, dense, titles, ...(range ? { range } : {}) }, req.limit, DEFAULT_FUSION);
+    return index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(range ? { range } : {}) }, req.limit, DEFAULT_FUSION);
   }
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
@@ -199,6 +204,36 @@ function bestTitles(query: string, english: string): TitleMatch[] {
   const len = (ms: TitleMatch[]) => ms[0]?.length ?? 0;
   return len(glossed) > len(original) ? glossed : original;
 }
+
+/**
+ * Concepts named in the question (Spanish terms match the original, English ones also the gloss), less
+ * those inside a longer title match ("the death of Jesus" is the crucifixion, not the concept "death").
+ */
+function conceptsOf(query: string, english: string, titles: readonly TitleMatch[]): ConceptMatch[] {
+  const found = new Map<string, ConceptMatch>();
+  for (const m of [...matchConcepts(query), ...(english === query ? [] : matchConcepts(english))]) {
+    const prior = found.get(m.concept.id);
+    if (!prior || m.length > prior.length) found.set(m.concept.id, m);
+  }
+  const titleWords = new Set(titles.flatMap((t) => t.entry.phrases.flat()));
+  const longestTitle = titles[0]?.length ?? 0;
+  return [...found.values()].filter((m) => !(m.length < longestTitle && m.words.every((w) => titleWords.has(w))));
+}
+
+/**
+ * A concept as a ranker topic entry. Its boost follows how much of the question it is: all of "how do
+ * I control my temper" (content words: control, temper) but little of "Jacob steals Esau's blessing",
+ * so a story's own words keep outranking a concept named in passing (measured in docs/search.md).
+ */
+function conceptBoost(m: ConceptMatch, query: string): TitleMatch {
+  const n = Math.max(1, phraseTokens(query).length);
+  const content = Math.max(1, tokenize(query).length);
+  const share = Math.min(1, CONCEPT_SHARE * Math.min(1, m.length / content));
+  return { entry: m.concept.entry, length: m.length, coverage: Math.min(1, m.length / n), weight: share };
+}
+
+/** A concept covering a third of the question's content words gets its full boost. */
+const CONCEPT_SHARE = 3;
 
 /** Dot products of `q` with rows [from, to) of a row-major matrix; a tight loop V8 keeps monomorphic. */
 function dotRange(m: Float32Array, q: Float32Array, dim: number, from: number, to: number): Float32Array {

@@ -1,6 +1,5 @@
 import { bookById, verseCount } from "../books.js";
 import { TITLE_LINES } from "./titles-data.js";
-import { TOPIC_LINES } from "./topics-data.js";
 import { words } from "./tokenizer.js";
 
 export interface TitleRange {
@@ -13,7 +12,7 @@ export interface TitleRange {
 }
 
 export interface TitleEntry {
-  /** A title names a passage; a topic points to the passages a topical index lists first, in order. */
+  /** A title names a passage; a topic (a concept of concepts.ts) points to the passages that teach it, most central first. */
   kind: "title" | "topic";
   names: string[];
   ranges: TitleRange[];
@@ -64,8 +63,7 @@ export function parseTitleLine(line: string, kind: TitleEntry["kind"] = "title")
 }
 
 export const TITLES: readonly TitleEntry[] = TITLE_LINES.map((l) => parseTitleLine(l, "title"));
-export const TOPICS: readonly TitleEntry[] = TOPIC_LINES.map((l) => parseTitleLine(l, "topic"));
-const ALL = [...TITLES, ...TOPICS];
+const ALL = TITLES;
 
 export interface TitleMatch {
   entry: TitleEntry;
@@ -73,6 +71,8 @@ export interface TitleMatch {
   length: number;
   /** Share of the query's words the name covers: "the Good Samaritan" alone is a stronger signal than inside a long question. */
   coverage: number;
+  /** Scales the boost (a concept named beside a story title counts for less); 1 when absent. */
+  weight?: number;
 }
 
 type PhraseIndex = Map<string, { entry: TitleEntry; phrase: string[] }[]>;
@@ -94,8 +94,8 @@ const DEFAULT_INDEX = indexPhrases(ALL);
 const indexes = new WeakMap<readonly TitleEntry[], PhraseIndex>();
 
 /**
- * Titles and topics whose name appears as a phrase in the query. Only the longest matches count, so
- * "the death of Jesus" is the crucifixion and not the topic "death".
+ * Titles whose name appears as a phrase in the query. Only the longest matches count. (Concepts are
+ * matched by concepts.ts; one inside a longer title match is dropped by the search.)
  */
 export function matchTitles(query: string, titles?: readonly TitleEntry[]): TitleMatch[] {
   let index = DEFAULT_INDEX;

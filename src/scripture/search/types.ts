@@ -16,6 +16,8 @@ export interface Passage {
   testament: Testament;
   /** Verse text plus the titles of the well-known passages it overlaps. */
   text: string;
+  /** Names of the concepts whose teaching passages it overlaps (concepts.ts); keyword matching only. */
+  tags?: string;
 }
 
 export interface SearchFilter {

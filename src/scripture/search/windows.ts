@@ -30,9 +30,12 @@ function titlesByChapter(titles: readonly TitleEntry[]) {
  * Cuts every chapter into overlapping verse windows. A short chapter is one window; the last window
  * is anchored at the chapter's end so no verse is left out. Titles of well-known passages are appended
  * to the windows they overlap: the WEB has no headings, and "the Good Samaritan" is not in its text.
+ * Concepts (concepts.ts) become the `tags` of the windows that teach them: keyword-matched, but kept out
+ * of the text the dense vectors are trained on and out of BM25's length normalisation.
  */
-export function buildPassages(bible: ChapterSource, titles: readonly TitleEntry[], options = DEFAULT_WINDOWS): Passage[] {
+export function buildPassages(bible: ChapterSource, titles: readonly TitleEntry[], options = DEFAULT_WINDOWS, concepts: readonly TitleEntry[] = []): Passage[] {
   const byChapter = titlesByChapter(titles);
+  const tagsByChapter = titlesByChapter(concepts);
   const out: Passage[] = [];
   for (const book of BOOKS) {
     for (let c = 1; c <= chapterCount(book); c++) {
@@ -51,6 +54,7 @@ export function buildPassages(bible: ChapterSource, titles: readonly TitleEntry[
         const parts = slice.map((v) => v.text);
         if (k === 0 && ch.superscription) parts.unshift(ch.superscription);
         if (names.length > 0) parts.push(...new Set(names));
+        const tags = (tagsByChapter.get(`${book.id}.${c}`) ?? []).filter((t) => t.from <= last && t.to >= first).flatMap((t) => t.names);
         out.push({
           id: `${book.id}.${c}.${first}-${last}`,
           book: book.id,
@@ -59,6 +63,7 @@ export function buildPassages(bible: ChapterSource, titles: readonly TitleEntry[
           verseEnd: last,
           testament: book.testament,
           text: parts.join(" "),
+          ...(tags.length > 0 ? { tags: [...new Set(tags)].join(" ") } : {}),
         });
       }
     }

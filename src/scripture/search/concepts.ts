@@ -1,0 +1,125 @@
+/**
+ * The concept layer between a question and the index (the table is concepts-data.ts; how to add a
+ * topic: docs/search.md "Concept table").
+ *
+ * A concept ties the words people use today (English and Spanish: "temper", "mal genio", "coworkers",
+ * "inmigrantes") to the words the Bible itself uses ("anger", "wrath", "slow to anger"; "foreigner",
+ * "stranger", "alien") and to the passages that teach it. It is applied twice:
+ * - to the query: a matched concept adds its Bible words to the keyword and dense query, and its
+ *   passages' chapters get a boost (a "topic" entry for the ranker, decaying in list order);
+ * - to the index: every window that overlaps one of its passages is tagged with the concept's modern
+ *   names (`Passage.tags`), so BM25 finds "anxiety" at "do not be anxious"; tags do not count towards a
+ *   window's BM25 length and are not in the text the dense vectors learn from (both measured worse).
+ */
+import { parseTitleRange, type TitleEntry, type TitleRange } from "./titles.js";
+import { CONCEPT_LINES } from "./concepts-data.js";
+import { words } from "./tokenizer.js";
+
+export interface Concept {
+  id: string;
+  /** Modern words and phrases, English then Spanish, accent-folded; a trailing `*` on a word is a prefix. */
+  terms: string[];
+  /** The Bible's own words for it, added to a query that names the concept. */
+  bible: string[];
+  /** The passages that teach it, most central first. */
+  ranges: TitleRange[];
+  /** Names appended to the windows of its passages (its English terms without wildcards). */
+  names: string[];
+  /** The same concept as a ranker "topic" entry. */
+  entry: TitleEntry;
+}
+
+export interface ConceptMatch {
+  concept: Concept;
+  /** Query words the longest matching term covers. */
+  length: number;
+  start: number;
+  /** The query words it matched (folded). */
+  words: string[];
+}
+
+/** `id | english terms | spanish terms | bible words | passages`; terms comma-separated. */
+export function parseConceptLine(line: string): Concept {
+  const parts = line.split("|").map((p) => p.trim());
+  if (parts.length !== 5) throw new Error(`concept line needs 5 fields: ${line}`);
+  const [id, en, es, bible, at] = parts as [string, string, string, string, string];
+  const list = (s: string) => s.split(",").map((t) => t.trim()).filter(Boolean);
+  const terms = [...list(en), ...list(es)].map((t) => words(t).join(" ") + (t.endsWith("*") ? "*" : ""));
+  if (terms.length === 0) throw new Error(`concept ${id} has no terms`);
+  const ranges = list(at).map(parseTitleRange);
+  if (ranges.length === 0) throw new Error(`concept ${id} has no passages`);
+  const names = list(en).filter((t) => !t.includes("*")).slice(0, 6);
+    const entry: TitleEntry = { kind: "topic", names: [...new Set([id, ...names])], ranges, phrases: [] };
+  return { id, terms, bible: bible.split(/[\s,]+/).filter(Boolean), ranges, names, entry };
+}
+
+export const CONCEPTS: readonly Concept[] = CONCEPT_LINES.map(parseConceptLine);
+
+/** Query words as matched: plurals folded the way titles fold them (also right for most Spanish plurals). */
+function fold(w: string): string {
+  if (w.length <= 3 || w.endsWith("ss") || w.endsWith("us") || w.endsWith("is")) return w;
+  if (w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  return w.endsWith("s") ? w.slice(0, -1) : w;
+}
+
+interface Pattern {
+  concept: Concept;
+  words: { text: string; prefix: boolean }[];
+}
+
+function compile(concepts: readonly Concept[]): Map<string, Pattern[]> {
+  // Keyed by the first word's first three letters, so a query costs a few lookups, not a scan of every term.
+  const index = new Map<string, Pattern[]>();
+  for (const concept of concepts) {
+    for (const term of concept.terms) {
+      const ws = term.split(" ").filter(Boolean).map((w) => {
+        const prefix = w.endsWith("*");
+        return { text: prefix ? w.slice(0, -1) : fold(w), prefix };
+      });
+      if (ws.length === 0 || ws[0]!.text.length === 0) continue;
+      const key = ws[0]!.text.slice(0, 3);
+      let list = index.get(key);
+      if (!list) index.set(key, (list = []));
+      list.push({ concept, words: ws });
+    }
+  }
+  return index;
+}
+
+const DEFAULT = compile(CONCEPTS);
+const compiled = new WeakMap<readonly Concept[], Map<string, Pattern[]>>();
+
+const wordMatches = (q: string, p: { text: string; prefix: boolean }) => (p.prefix ? q.startsWith(p.text) : q === p.text);
+
+/**
+ * Concepts named in the query. Every concept found counts (a question about "worry about money" is
+ * about both), but a match that lies inside a longer match of another concept is dropped ("fear of
+ * death" is not also "fear" and "death").
+ */
+export function matchConcepts(query: string, concepts?: readonly Concept[]): ConceptMatch[] {
+  let index = DEFAULT;
+  if (concepts) {
+    index = compiled.get(concepts) ?? compile(concepts);
+    compiled.set(concepts, index);
+  }
+  const q = words(query).map(fold);
+  const best = new Map<Concept, ConceptMatch>();
+  for (let i = 0; i < q.length; i++) {
+    for (const p of index.get(q[i]!.slice(0, 3)) ?? []) {
+      if (i + p.words.length > q.length) continue;
+      let ok = true;
+      for (let j = 0; j < p.words.length && ok; j++) ok = wordMatches(q[i + j]!, p.words[j]!);
+      const prior = best.get(p.concept);
+      if (ok && (!prior || p.words.length > prior.length)) best.set(p.concept, { concept: p.concept, length: p.words.length, start: i, words: q.slice(i, i + p.words.length) });
+    }
+  }
+  const all = [...best.values()];
+  return all
+    .filter((m) => !all.some((o) => o !== m && o.length > m.length && o.start <= m.start && o.start + o.length >= m.start + m.length))
+    .sort((a, b) => a.start - b.start);
+}
+
+/** The Bible's words for the matched concepts, to add to the keyword and dense query. */
+export function conceptVocabulary(matches: readonly ConceptMatch[]): string {
+  return [...new Set(matches.flatMap((m) => m.concept.bible))].join(" ");
+}
