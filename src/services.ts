@@ -6,6 +6,7 @@ import { chatRouter } from "./http/chat/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
 import { pagesRouter } from "./http/pages/route.js";
 import { searchRouter } from "./http/search/route.js";
+import { studyRouter } from "./http/study/route.js";
 import type { Logger } from "./logger.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { listProfiles, listTheologies, loadPrompts } from "./prompts/loader.js";
@@ -13,6 +14,7 @@ import { loadBibleLibrary } from "./scripture/corpus.js";
 import { prepareReferences } from "./scripture/references.js";
 import { startSearchService, type SearchService } from "./scripture/search/service.js";
 import { TRANSLATIONS, translationIds } from "./scripture/translations.js";
+import { createStudyLibrary } from "./study/library.js";
 
 export interface Services {
   app: AppDeps;
@@ -30,6 +32,8 @@ export interface Services {
 export function buildServices(config: Config, logger: Logger, opts: { isDraining?: () => boolean } = {}): Services {
   const prompts = loadPrompts(config.promptsDir);
   const bibles = loadBibleLibrary();
+  // Study data (lexicon, tags, commentaries, topics) is read on first use: start-up pays nothing for it.
+  const study = createStudyLibrary();
   // Builds the reference parsers now (a few hundred ms) so the first answer does not pay for it.
   prepareReferences();
   const metrics = createMetrics({ defaultMetrics: true });
@@ -48,6 +52,7 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
     searchRouter(search.search, translationIds),
     chatRouter({ run: chat.run, catalog: chat.catalog, config }),
     pagesRouter({ bibles }),
+    studyRouter({ study, bibles }),
     openapiRouter(),
   ];
 

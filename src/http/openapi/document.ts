@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ChatBodySchema } from "../chat/schema.js";
 import { SearchBodySchema, SearchQuerySchema } from "../search/schema.js";
+import { studyPaths } from "../study/openapi.js";
 import * as R from "./responses.js";
 
 type Json = Record<string, unknown>;
@@ -160,10 +161,11 @@ export function buildOpenApiDocument(version = "0.1.0"): Json {
       description: "OpenAI-compatible chat completions that answer Bible questions with scripture-linked answers; bring your own provider key.",
     },
     servers: [{ url: "/" }],
-    tags: [{ name: "chat" }, { name: "scripture" }, { name: "listings" }, { name: "operations" }, { name: "pages" }],
+    tags: [{ name: "chat" }, { name: "scripture" }, { name: "study" }, { name: "listings" }, { name: "operations" }, { name: "pages" }],
     paths: {
       "/v1/chat/completions": chatPath(),
       "/v1/scripture/search": searchPath(),
+      ...studyPaths(errorResponses, KEYLESS_ERRORS),
       "/v1/models": listing("listModels", "Models that can be named in `model`.", "ModelList"),
       "/v1/models/{model}": {
         get: {

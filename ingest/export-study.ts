@@ -1,0 +1,192 @@
+/**
+ * Exports the study modules from Debian's SWORD packages (via `mod2imp`) into data/study/, gzip JSON:
+ * Strong's Greek and Hebrew dictionaries, the WEB's and KJV's Strong's word tags and notes (sidecars
+ * aligned to data/bibles), three commentaries and Nave's Topical Bible. See docs/study.md.
+ *
+ * Run: npm run ingest:export-study
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import { BOOKS, findBook } from "../src/scripture/books.js";
+import { COMMENTARIES } from "../src/study/commentaries.js";
+import { parseImp } from "./export-sword.js";
+import { exportCommentary } from "./study-commentary.js";
+import { parseLexicon, type LexiconFileEntry } from "./study-lexicon.js";
+import { tagSegments, verseNotes, type Segment } from "./study-markup.js";
+import { parseNave } from "./study-nave.js";
+
+const OUT_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "data", "study");
+const TAGGED = [
+  { id: "eng-web", module: "engWEB2015eb" },
+  { id: "eng-kjv", module: "engKJV2006eb" },
+] as const;
+/** The translation whose tags feed the concordance (see docs/study.md: the WEB's tags are machine-aligned). */
+const CONCORDANCE_BIBLE = "eng-kjv";
+
+const sizes: string[] = [];
+
+export function writeGzipJson(path: string, value: unknown): number {
+  mkdirSync(dirname(path), { recursive: true });
+  const gz = gzipSync(JSON.stringify(value), { level: 9 });
+  writeFileSync(path, gz);
+  return gz.length;
+}
+
+function write(relative: string, value: unknown): number {
+  const bytes = writeGzipJson(join(OUT_DIR, relative), value);
+  sizes.push(`${relative} ${bytes}`);
+  return bytes;
+}
+
+export function mod2imp(module: string, swordPath?: string): string {
+  return execFileSync("mod2imp", [module], {
+    encoding: "utf8",
+    maxBuffer: 512 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "ignore"],
+    ...(swordPath ? { env: { ...process.env, SWORD_PATH: swordPath } } : {}),
+  });
+}
+
+export interface VerseKey {
+  book: string;
+  chapter: number;
+  verse: number;
+}
+
+export function verseKey(key: string): VerseKey | undefined {
+  const match = /^(.+) (\d+):(\d+)$/.exec(key);
+  if (match === null) return undefined;
+  const book = findBook(match[1] ?? "");
+  if (book === undefined) return undefined;
+  return { book: book.id, chapter: Number(match[2]), verse: Number(match[3]) };
+}
+
+interface Occurrences {
+  words: number;
+  verses: number;
+}
+
+function exportTags(lexicon: Record<string, LexiconFileEntry>): void {
+  const occurrences = new Map<string, Record<string, Occurrences>>();
+  const concordance: Record<string, string[]> = {};
+  for (const { id, module } of TAGGED) {
+    const books: Record<string, (Segment[] | null)[][]> = {};
+    const notes: Record<string, Record<string, unknown[]>> = {};
+    let tagged = 0;
+    let unaligned = 0;
+    let noteCount = 0;
+    let words = 0;
+    for (const { key, body } of parseImp(mod2imp(module))) {
+      const ref = verseKey(key);
+      if (ref === undefined || ref.chapter === 0 || ref.verse === 0) continue;
+      const { segments, aligned } = tagSegments(body);
+      if (!aligned) unaligned += 1;
+      if (segments !== undefined) {
+        tagged += 1;
+        const chapters = (books[ref.book] ??= []);
+        const verses = (chapters[ref.chapter - 1] ??= []);
+        verses[ref.verse - 1] = segments;
+        const seen = new Set<string>();
+        for (const segment of segments) {
+          if (typeof segment === "string") continue;
+          for (const strong of segment[1].split(" ")) {
+            words += 1;
+            const counts = ((occurrences.get(strong) ?? occurrences.set(strong, {}).get(strong)!)[id] ??= { words: 0, verses: 0 });
+            counts.words += 1;
+            if (!seen.has(strong)) {
+              counts.verses += 1;
+              seen.add(strong);
+              if (id === CONCORDANCE_BIBLE) (concordance[strong] ??= []).push(`${ref.book}${ref.chapter}:${ref.verse}`);
+            }
+          }
+        }
+      }
+      const found = verseNotes(body);
+      if (found.length > 0) {
+        noteCount += found.length;
+        (notes[ref.book] ??= {})[`${ref.chapter}:${ref.verse}`] = found;
+      }
+    }
+    let bytes = 0;
+    for (const book of BOOKS) {
+      const chapters = books[book.id];
+      if (chapters === undefined) continue;
+      // Holes (untagged verses and chapters) become null so that indexes stay verse - 1 and chapter - 1.
+      const dense = Array.from(chapters, (verses) => Array.from(verses ?? [], (v) => v ?? null));
+      bytes += write(`words/${id}/${book.id}.json.gz`, dense);
+    }
+    bytes += write(`notes/${id}.json.gz`, notes);
+    console.log(`${id}: ${tagged} tagged verses, ${words} tags, ${unaligned} verses left untagged (alignment not proven), ${noteCount} notes; ${bytes} bytes`);
+  }
+  for (const [strong, counts] of occurrences) {
+    const entry = lexicon[strong];
+    if (entry !== undefined) entry.occurrences = counts;
+  }
+  write("concordance-eng-kjv.json.gz", Object.fromEntries(Object.entries(concordance).map(([k, v]) => [k, v.join(" ")])));
+}
+
+function exportLexicon(): Record<string, LexiconFileEntry> {
+  const greek = parseLexicon(mod2imp("StrongsGreek"), "G");
+  const hebrew = parseLexicon(mod2imp("StrongsHebrew"), "H");
+  console.log(`lexicon: ${Object.keys(greek).length} Greek, ${Object.keys(hebrew).length} Hebrew entries`);
+  return { ...greek, ...hebrew };
+}
+
+/**
+ * Debian's MHCC conf names the zCom4 driver, but its index has zCom's 10-byte records (241,150 bytes
+ * = 24,115 OT slots x 10): libsword then misreads every entry ("Error reading ulCompOffset") and
+ * mod2imp prints about 392 MB of overlapping blocks. A private SWORD_PATH with the right driver reads
+ * each entry once.
+ */
+function fixedMhccPath(): { path: string; cleanup(): void } {
+  const root = mkdtempSync(join(tmpdir(), "study-sword-"));
+  mkdirSync(join(root, "mods.d"));
+  mkdirSync(join(root, "modules", "comments", "zcom"), { recursive: true });
+  symlinkSync("/usr/share/sword/modules/comments/zcom/mhcc", join(root, "modules", "comments", "zcom", "mhcc"));
+  const conf = readFileSync("/usr/share/sword/mods.d/mhcc.conf", "utf8").replace(/^ModDrv=zCom4$/m, "ModDrv=zCom");
+  writeFileSync(join(root, "mods.d", "mhcc.conf"), conf);
+  return { path: root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+function exportCommentaries(): void {
+  const mhcc = fixedMhccPath();
+  try {
+    for (const info of COMMENTARIES) {
+      const imp = mod2imp(info.module, info.id === "mhcc" ? mhcc.path : undefined);
+      const { books, sections } = exportCommentary(info.id, imp);
+      let bytes = 0;
+      for (const [book, data] of Object.entries(books)) bytes += write(`commentaries/${info.id}/${book}.json.gz`, data);
+      console.log(`${info.id}: ${sections} sections in ${Object.keys(books).length} books; ${bytes} bytes`);
+    }
+  } finally {
+    mhcc.cleanup();
+  }
+}
+
+function exportNave(): void {
+  const { topics, references } = parseNave(mod2imp("Nave"));
+  write("naves.json.gz", topics);
+  console.log(`nave: ${topics.length} topics, ${references} references`);
+}
+
+function main(): void {
+  const only = new Set(process.argv.slice(2));
+  // A whole export starts clean so that nothing stale survives; a partial one keeps the rest.
+  if (only.size === 0) rmSync(OUT_DIR, { recursive: true, force: true });
+  mkdirSync(OUT_DIR, { recursive: true });
+  const want = (part: string) => only.size === 0 || only.has(part);
+  if (want("lexicon") || want("words")) {
+    const lexicon = exportLexicon();
+    exportTags(lexicon);
+    write("lexicon.json.gz", lexicon);
+  }
+  if (want("commentaries")) exportCommentaries();
+  if (want("nave")) exportNave();
+  console.log(sizes.filter((line) => !line.startsWith("words/") && !line.startsWith("commentaries/")).join("\n"));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();

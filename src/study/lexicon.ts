@@ -1,0 +1,50 @@
+/** Strong's Greek and Hebrew dictionaries and the KJV concordance (data/study, see docs/study.md). */
+import { lazy, readGzipJson } from "./data.js";
+import { compactItem, type RefItem } from "./passage-refs.js";
+import { strongLanguage, type StrongLanguage } from "./strong-ids.js";
+
+interface LexiconFileEntry {
+  lemma: string;
+  transliteration: string;
+  pronunciation: string;
+  derivation: string;
+  definition: string;
+  kjv_usage: string;
+  see_also: string[];
+  occurrences?: Record<string, { words: number; verses: number }>;
+}
+
+export interface LexiconEntry extends Omit<LexiconFileEntry, "occurrences"> {
+  id: string;
+  language: StrongLanguage;
+  /** Tagged words and verses per translation (bible_id -> counts); {} when no verse is tagged with it. */
+  occurrences: Record<string, { words: number; verses: number }>;
+}
+
+export interface Lexicon {
+  get(id: string): LexiconEntry | undefined;
+  /** Verses of the KJV tagged with the id (the concordance), in canonical order. */
+  verses(id: string): string[];
+  /** The first `limit` of them as reference items. */
+  references(id: string, limit: number): RefItem[];
+}
+
+export function createLexicon(dir: string): Lexicon {
+  const entries = lazy(() => readGzipJson<Record<string, LexiconFileEntry>>(dir, "lexicon.json.gz") ?? {});
+  const concordance = lazy(() => readGzipJson<Record<string, string>>(dir, "concordance-eng-kjv.json.gz") ?? {});
+  const verses = (id: string) => concordance()[id]?.split(" ") ?? [];
+  return {
+    get(id) {
+      const entry = entries()[id];
+      if (entry === undefined) return undefined;
+      const { occurrences, ...fields } = entry;
+      return { id, language: strongLanguage(id), ...fields, occurrences: occurrences ?? {} };
+    },
+    verses,
+    references: (id, limit) =>
+      verses(id)
+        .slice(0, limit)
+        .map((v) => compactItem(v))
+        .filter((r): r is RefItem => r !== undefined),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The Strong's word tags and the notes of the tagged translations (eng-web, eng-kjv): sidecars aligned
+ * to data/bibles, read per book (tags) or per translation (notes) on first use.
+ */
+import { bookById } from "../scripture/books.js";
+import { findReferences } from "../scripture/references.js";
+import { keyedCache, readGzipJson } from "./data.js";
+import { refItem, type RefItem } from "./passage-refs.js";
+
+/** The translations whose modules carry Strong's tags and notes. */
+export const TAGGED_BIBLES: readonly string[] = Object.freeze(["eng-web", "eng-kjv"]);
+
+type Segment = string | [text: string, strong: string];
+
+export interface VerseWord {
+  text: string;
+  /** Strong's ids ("G25"); [] for the untagged text between tagged words. */
+  strong: string[];
+}
+
+export interface VerseNote {
+  type: "footnote" | "cross-reference";
+  text: string;
+  /** Characters of the verse text before the note's mark. */
+  at: number;
+  /** The passages a cross-reference (or a footnote) names. */
+  references?: RefItem[];
+}
+
+export interface VerseTags {
+  has(bibleId: string): boolean;
+  /** The verse as words whose texts join to exactly the verse text; undefined when the verse has no tags. */
+  words(bibleId: string, book: string, chapter: number, verse: number): VerseWord[] | undefined;
+  notes(bibleId: string, book: string, chapter: number, verse: number): VerseNote[];
+}
+
+interface RawNote {
+  type: "footnote" | "cross-reference";
+  text: string;
+  at: number;
+}
+
+export function createVerseTags(dir: string): VerseTags {
+  const books = keyedCache((key) => readGzipJson<(Segment[] | null)[][]>(dir, `words/${key}.json.gz`));
+  const notes = keyedCache((bibleId) => readGzipJson<Record<string, Record<string, RawNote[]>>>(dir, `notes/${bibleId}.json.gz`) ?? {});
+  const has = (bibleId: string) => TAGGED_BIBLES.includes(bibleId);
+  return {
+    has,
+    words(bibleId, book, chapter, verse) {
+      if (!has(bibleId) || bookById(book) === undefined) return undefined;
+      const segments = books(`${bibleId}/${book}`)?.[chapter - 1]?.[verse - 1];
+      if (segments === undefined || segments === null) return undefined;
+      return segments.map((s) => (typeof s === "string" ? { text: s, strong: [] } : { text: s[0], strong: s[1].split(" ") }));
+    },
+    notes(bibleId, book, chapter, verse) {
+      if (!has(bibleId)) return [];
+      const raw = notes(bibleId)[book]?.[`${chapter}:${verse}`] ?? [];
+      return raw.map((note) => {
+        const refs = findReferences(note.text).map((found) => refItem(found.ref));
+        return refs.length > 0 ? { ...note, references: refs } : { ...note };
+      });
+    },
+  };
+}
