@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startPagesApp } from "./app.js";
+import { cumulativeLayoutShift, lowContrastText, recordLayoutShift, smallTapTargets, tabOrder } from "./audit.js";
 import { chromiumMissing, failEachTestWithoutChromium, inViewport, launchChromium, screenshot, watchProblems, type Chromium } from "./chromium.js";
 import type { Listening } from "../helpers/listen.js";
 
@@ -16,6 +17,7 @@ beforeAll(async () => {
   browser = await launchChromium({ width: 390, height: 844 });
   page = await browser.context.newPage();
   problems = watchProblems(page);
+  await recordLayoutShift(page);
 });
 failEachTestWithoutChromium();
 afterAll(async () => {
@@ -68,10 +70,11 @@ describe("the reader in Chromium", () => {
 
   it("when the translation is changed, then the chapter reloads in it with the highlight kept", async () => {
     await page.goto(`${srv.url}/read/ROM/8?verse=28-30`);
-    expect(await page.locator(".go").isVisible()).toBe(false);
-    await page.selectOption("#bible-id", "eng-kjv");
+    expect(await page.locator(".menu-list").isVisible()).toBe(false);
+    await page.locator("details.translations summary").click();
+    await page.getByRole("link", { name: "King James Version" }).click();
     await page.waitForURL(/bible_id=eng-kjv/);
-    expect(path()).toBe("/read/ROM/8?bible_id=eng-kjv&verse=28-30");
+    expect(path()).toBe("/read/ROM/8?verse=28-30&bible_id=eng-kjv");
     expect(await page.locator("#v28").textContent()).toContain("all things work together for good");
     expect(await page.locator(".verse.hl").count()).toBe(3);
     expect(await inViewport(page, "#v28")).toBe(true);
@@ -92,6 +95,113 @@ describe("the reader in Chromium", () => {
     expect(res?.status()).toBe(404);
     expect(await page.locator("main").textContent()).toContain("John has no chapter 22");
     await screenshot(page, "reader-not-found");
+  });
+
+  it("when a chapter is scrolled, then the compact header with the reference, the translation and prev/next stays on screen", async () => {
+    await page.goto(`${srv.url}/read/JHN/3?verse=16`);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    expect(await inViewport(page, ".reader-bar")).toBe(true);
+    expect(await page.locator(".reader-bar").evaluate((el) => el.getBoundingClientRect().top)).toBe(0);
+    expect(await page.locator(".reader-bar .ref").textContent()).toBe("John 3:16");
+    const height = await page.locator(".reader-bar").evaluate((el) => el.getBoundingClientRect().height);
+    expect(height).toBeLessThanOrEqual(60);
+    // The highlighted verse is not hidden under the header.
+    const [barBottom, verseTop] = await page.evaluate(() => [
+      document.querySelector(".reader-bar")!.getBoundingClientRect().bottom,
+      document.querySelector("#v16")!.getBoundingClientRect().top,
+    ]);
+    expect(verseTop).toBeGreaterThan(barBottom);
+    await page.locator(".reader-bar details.translations summary").click();
+    await screenshot(page, "reader-john-3-16-phone-menu");
+    await page.keyboard.press("Escape");
+    expect(await page.locator(".menu-list").isVisible()).toBe(false);
+    await page.mouse.wheel(0, 1500);
+    await page.waitForFunction(() => window.scrollY > 900);
+    expect(await inViewport(page, ".reader-bar")).toBe(true);
+    await page.locator(".reader-bar a[rel=next]").click();
+    await page.waitForURL(/\/read\/JHN\/4$/);
+  });
+
+  it("when a chapter is laid out at phone and desktop widths, then no verse number ends a line", async () => {
+    for (const [width, ref] of [[390, "JHN/3"], [1280, "JHN/3"], [390, "ROM/8"], [360, "PSA/119"]] as const) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(`${srv.url}/read/${ref}`);
+      const stranded = await page.evaluate(() => {
+        const out: string[] = [];
+        for (const vn of Array.from(document.querySelectorAll<HTMLElement>(".vn"))) {
+          const text = vn.nextSibling;
+          if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+          const range = document.createRange();
+          range.setStart(text, 1);
+          range.setEnd(text, 2);
+          const word = range.getClientRects()[0];
+          const number = vn.getClientRects()[0];
+          // The first letter of the verse starts on the number's line, to its right.
+          if (!word || !number || word.top > number.bottom || word.left < number.left) out.push(vn.textContent ?? "?");
+        }
+        return out;
+      });
+      expect(stranded, `${ref} at ${width} px`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  it("when checked like Lighthouse, then no layout shift on load, tap targets of 44 px, contrast 4.5:1 in light and dark", async () => {
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${srv.url}/read/PSA/23?verse=4`);
+      const { cls, shifts } = await cumulativeLayoutShift(page);
+      expect(cls, shifts.join("\n")).toBeLessThan(0.01);
+      expect(await lowContrastText(page), scheme).toEqual([]);
+      await page.locator("details.chapters summary").click();
+      await page.locator(".reader-bar details.translations summary").click();
+      expect(await smallTapTargets(page), scheme).toEqual([]);
+      expect(await lowContrastText(page), scheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+  });
+
+  it("when only the keyboard is used, then the skip link, the header and the menus work with a visible focus", async () => {
+    await page.goto(`${srv.url}/read/JHN/3`);
+    const order = await tabOrder(page, 12);
+    expect(order[0]!.label).toMatch(/^a\.skip/);
+    expect(order.slice(1, 4).map((o) => o.label)).toEqual([
+      expect.stringMatching(/^a\.step «‹»/),
+      expect.stringMatching(/^a\.step «›»/),
+      expect.stringMatching(/^summary «Translation: WEB»/),
+    ]);
+    expect(order.filter((o) => !o.indicator || !o.visible).map((o) => o.label)).toEqual([]);
+    // The skip link moves focus to the text; the translation menu opens with Enter and its links follow with Enter.
+    await page.goto(`${srv.url}/read/JHN/3`);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("text");
+    await page.goto(`${srv.url}/read/JHN/3?verse=16`);
+    await page.locator(".reader-bar summary").focus();
+    await page.keyboard.press("Enter");
+    expect(await page.locator(".menu-list").isVisible()).toBe(true);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/bible_id=eng-kjv/);
+    expect(path()).toBe("/read/JHN/3?verse=16&bible_id=eng-kjv");
+    await page.locator(".reader-bar a[rel=prev]").focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/read\/JHN\/2\?bible_id=eng-kjv$/);
+  });
+
+  it("when read on a desktop, then the text keeps a readable measure and the header spans the window", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${srv.url}/read/JHN/3?verse=16`);
+    const main = await page.locator("main").evaluate((el) => el.getBoundingClientRect().width);
+    expect(main).toBeLessThanOrEqual(720);
+    expect(await page.locator(".reader-bar").evaluate((el) => el.getBoundingClientRect().width)).toBe(1280);
+    await screenshot(page, "reader-john-3-16-desktop");
+    await page.goto(`${srv.url}/read/PSA/23`);
+    await screenshot(page, "reader-psalm-23-desktop");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${srv.url}/read/PSA/23`);
+    await screenshot(page, "reader-psalm-23-phone");
   });
 
   it("when all pages ran, then no CSP violation or script error was reported", () => {

@@ -20,7 +20,7 @@ describe("the reader", () => {
   it("when John 3:16 is asked for, then the chapter renders with verse 16 highlighted and nothing else", async () => {
     const { html } = await page("/read/JHN/3?verse=16");
     expect(html).toContain("<h1>John 3</h1>");
-    expect(html).toMatch(/<span class="verse hl" id="v16" data-highlight=""><a class="vn" href="\/read\/JHN\/3\?verse=16">16<\/a> For God so loved the world/);
+    expect(html).toMatch(/<span class="verse hl" id="v16" data-highlight=""><a class="vn" href="\/read\/JHN\/3\?verse=16">16<\/a>\u00a0For God so loved the world/);
     expect(html.match(/class="verse hl"/g)).toHaveLength(1);
     expect(html).toContain('id="v36"');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
@@ -36,16 +36,18 @@ describe("the reader", () => {
   it("when another translation is chosen, then its text, names and language show and links keep it", async () => {
     const kjv = await page("/read/JHN/3?verse=16&bible_id=eng-kjv");
     expect(kjv.html).toContain("only begotten Son");
-    expect(kjv.html).toContain('<option value="eng-kjv" selected>');
+    expect(kjv.html).toContain('<summary><span class="sr-only">Translation: </span>KJV</summary>');
+    expect(kjv.html).toContain('<a href="/read/JHN/3?verse=16&#38;bible_id=eng-kjv" lang="en" aria-current="page">King James Version</a>');
+    expect(kjv.html).toContain('<a href="/read/JHN/3?verse=16" lang="en">World English Bible</a>');
     expect(kjv.html).toContain('href="/read/JHN/4?bible_id=eng-kjv"');
     const rv = await page("/read/JHN/3?bible_id=spa-rv1909");
     expect(rv.html).toContain('<html lang="es">');
     expect(rv.html).toContain("<h1>Juan 3</h1>");
     expect(rv.html).toMatch(/de tal manera amó Dios al mundo/);
-    expect(rv.html).toContain("<label>Traducción <select");
+    expect(rv.html).toContain('<span class="sr-only">Traducción: </span>RV1909</summary>');
     expect(rv.html).toContain("<summary>Capítulos de Juan</summary>");
     expect(rv.html).toContain('<a rel="next" class="next" href="/read/JHN/4?bible_id=spa-rv1909">Juan 4 ›</a>');
-    expect(rv.html).toContain('<a class="brand" href="/read/GEN/1?bible_id=spa-rv1909">Lector bíblico</a>');
+    expect(rv.html).toContain('aria-label="Capítulo siguiente: Juan 4">›</a>');
   });
 
   it("when a psalm has a superscription, then it is shown above the verses", async () => {
@@ -132,6 +134,38 @@ describe("the reader", () => {
     const metrics = await srv.metrics.registry.metrics();
     expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/assets\/\*",status="200"\} [1-9]/);
     expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/read\/:book_id\/:chapter",status="200"\} [1-9]/);
+  });
+});
+
+describe("the reader's header and text layout", () => {
+  it("when a chapter opens, then the header carries previous, the reference, next and the translation switch", async () => {
+    const { html } = await page("/read/JHN/3?verse=16");
+    const header = html.match(/<header class="bar reader-bar">([\s\S]*?)<\/header>/)?.[1] ?? "";
+    expect(header).toContain('<a rel="prev" class="step" href="/read/JHN/2" title="John 2" aria-label="Previous chapter: John 2">‹</a>');
+    expect(header).toContain('<p class="ref">John 3:16</p>');
+    expect(header).toContain('<a rel="next" class="step" href="/read/JHN/4" title="John 4" aria-label="Next chapter: John 4">›</a>');
+    expect(header).toContain('<details class="menu translations">');
+    const first = await page("/read/GEN/1");
+    expect(first.html).toMatch(/<span class="step" aria-hidden="true"><\/span>\s*<p class="ref">Genesis 1<\/p>/);
+  });
+
+  it("when a psalm is read, then it is Psalm N (Salmo N), in the heading, the header, the title and the pager", async () => {
+    const { html } = await page("/read/PSA/23");
+    expect(html).toContain("<h1>Psalm 23</h1>");
+    expect(html).toContain('<p class="ref">Psalm 23</p>');
+    expect(html).toContain("<title>Psalm 23 · World English Bible</title>");
+    expect(html).toContain('<a rel="next" class="next" href="/read/PSA/24">Psalm 24 ›</a>');
+    expect(html).not.toContain("Psalms 2");
+    const es = await page("/read/PSA/23?bible_id=spa-rv1909");
+    expect(es.html).toContain("<h1>Salmo 23</h1>");
+    expect(es.html).toContain('<summary>Capítulos de Salmos</summary>');
+  });
+
+  it("when every verse of a chapter is rendered, then each number is glued to its first word by a no-break space", async () => {
+    const { html } = await page("/read/JHN/3");
+    const numbers = [...html.matchAll(/<a class="vn" href="[^"]+">(\d+)<\/a>(.)/g)];
+    expect(numbers).toHaveLength(36);
+    expect(numbers.every((m) => m[2] === "\u00a0")).toBe(true);
   });
 });
 

@@ -1,22 +1,34 @@
 import { BOOKS, chapterCount, type Book } from "../../scripture/books.js";
 import { TRANSLATIONS, type Translation } from "../../scripture/translations.js";
 import { esc, layout, type PageAssets } from "./html.js";
+import { formatReference } from "../../scripture/references.js";
 import { bookName, readerHref, type ChapterRef, type ReaderView } from "./reader.js";
 
-const title = (ref: ChapterRef, t: Translation) => `${bookName(ref.book, t)} ${ref.chapter}`;
+/** "John 3", "Psalm 23", "Salmo 23": the reference formatter's names, so headings say what answers say. */
+const title = (ref: ChapterRef, t: Translation) =>
+  formatReference({ book: ref.book.id, chapter: ref.chapter }, t.language === "es" ? "es" : "en");
 
 // The page chrome speaks the translation's language, so a Spanish chapter is a Spanish page.
 const UI = {
   en: {
-    reader: "Bible reader", translation: "Translation", show: "Show", books: "Books", chaptersOf: "Chapters of",
+    translation: "Translation", books: "Books", chaptersOf: "Chapters of", skip: "Skip to the text",
     ot: "Old Testament", nt: "New Testament", around: "Chapters before and after", footer: "Public-domain text.",
+    previous: "Previous chapter", next: "Next chapter", home: "Biblical Chat", lab: "Prompt lab",
   },
   es: {
-    reader: "Lector bíblico", translation: "Traducción", show: "Mostrar", books: "Libros", chaptersOf: "Capítulos de",
+    translation: "Traducción", books: "Libros", chaptersOf: "Capítulos de", skip: "Saltar al texto",
     ot: "Antiguo Testamento", nt: "Nuevo Testamento", around: "Capítulos anterior y siguiente", footer: "Texto de dominio público.",
+    previous: "Capítulo anterior", next: "Capítulo siguiente", home: "Biblical Chat", lab: "Prompt lab",
   },
 } as const;
 const ui = (t: Translation) => (t.language === "es" ? UI.es : UI.en);
+
+/** Short names for the compact header; the full name is under the heading. */
+const SHORT: Readonly<Record<string, string>> = { "eng-web": "WEB", "eng-kjv": "KJV", "spa-rv1909": "RV1909" };
+const shortName = (t: Translation) => SHORT[t.id] ?? t.name;
+
+const verseParam = (view: ReaderView) =>
+  view.highlight ? (view.highlight.from === view.highlight.to ? `${view.highlight.from}` : `${view.highlight.from}-${view.highlight.to}`) : undefined;
 
 function pager(view: ReaderView, where: string): string {
   const id = view.translation.id;
@@ -27,17 +39,34 @@ function pager(view: ReaderView, where: string): string {
   return `<nav class="pager" aria-label="${esc(where)}">${link(view.prev, "prev")}${link(view.next, "next")}</nav>`;
 }
 
-function translationForm(view: ReaderView): string {
-  const options = TRANSLATIONS.map(
-    (t) => `<option value="${esc(t.id)}"${t.id === view.translation.id ? " selected" : ""}>${esc(t.name)}</option>`,
-  ).join("");
-  const verse = view.highlight
-    ? `<input type="hidden" name="verse" value="${esc(view.highlight.from === view.highlight.to ? `${view.highlight.from}` : `${view.highlight.from}-${view.highlight.to}`)}">`
-    : "";
-  return `<form class="translation" method="get" action="/read/${esc(view.book.id)}/${view.chapter}">
-<label>${esc(ui(view.translation).translation)} <select name="bible_id" id="bible-id">${options}</select></label>${verse}
-<button type="submit" class="go">${esc(ui(view.translation).show)}</button>
-</form>`;
+/** The translation switch: a menu of links to this chapter (and verse) in each translation; no script needed. */
+function translationMenu(view: ReaderView): string {
+  const verse = verseParam(view);
+  const items = TRANSLATIONS.map((t) => {
+    const current = t.id === view.translation.id ? ' aria-current="page"' : "";
+    return `<li><a href="${esc(readerHref(view, t.id, verse))}" lang="${esc(t.language)}"${current}>${esc(t.name)}</a></li>`;
+  }).join("");
+  return `<details class="menu translations"><summary><span class="sr-only">${esc(ui(view.translation).translation)}: </span>${esc(shortName(view.translation))}</summary>
+<ul class="menu-list">${items}</ul></details>`;
+}
+
+/** The compact header that stays on screen: previous, the reference, next, the translation switch. */
+function header(view: ReaderView): string {
+  const t = ui(view.translation);
+  const step = (ref: ChapterRef | undefined, rel: "prev" | "next") => {
+    const label = rel === "prev" ? t.previous : t.next;
+    const glyph = rel === "prev" ? "‹" : "›";
+    if (!ref) return `<span class="step" aria-hidden="true"></span>`;
+    const name = title(ref, view.translation);
+    return `<a rel="${rel}" class="step" href="${esc(readerHref(ref, view.translation.id))}" title="${esc(name)}" aria-label="${esc(`${label}: ${name}`)}">${glyph}</a>`;
+  };
+  const range = view.highlight ? `:${verseParam(view)}` : "";
+  return `<header class="bar reader-bar">
+${step(view.prev, "prev")}
+<p class="ref">${esc(title(view, view.translation))}${esc(range)}</p>
+${step(view.next, "next")}
+${translationMenu(view)}
+</header>`;
 }
 
 function bookList(view: ReaderView, books: readonly Book[]): string {
@@ -68,40 +97,93 @@ function jumpNav(view: ReaderView): string {
 </div>`;
 }
 
-function verses(view: ReaderView): string {
+/**
+ * The chapter's text, set as its layout says: prose paragraphs, stanzas of poetic lines (indented as the
+ * module indents them), Selah lines and headings; one paragraph when the translation has no layout. A verse
+ * that runs over several lines is several `.verse` spans (the first carries its id). A verse number is
+ * joined to the first word of its verse by a no-break space, so a line never ends on a verse number.
+ */
+function chapterText(view: ReaderView): string {
   const { from, to } = view.highlight ?? { from: 0, to: -1 };
-  return view.text.verses
-    .map(({ verse, text }) => {
-      const hl = verse >= from && verse <= to;
-      const href = readerHref(view, view.translation.id, String(verse));
-      return `<span class="verse${hl ? " hl" : ""}" id="v${verse}"${hl ? ' data-highlight=""' : ""}><a class="vn" href="${esc(href)}">${verse}</a> ${esc(text)}</span>`;
-    })
-    .join("\n");
+  const marksOf = new Map((view.layout?.verses ?? []).map((v) => [v.verse, [...v.marks].sort((a, b) => a.at - b.at)]));
+  const headingsOf = new Map<number, string[]>();
+  for (const h of view.layout?.headings ?? []) headingsOf.set(h.verse, [...(headingsOf.get(h.verse) ?? []), h.text]);
+
+  const out: string[] = [];
+  let block: { kind: "prose" | "stanza"; html: string[] } | undefined;
+  let line: { cls: string; html: string[] } | undefined;
+  const closeLine = () => {
+    if (block && line && line.html.length > 0) block.html.push(`<span class="${line.cls}">${line.html.join("\n")}</span>`);
+    line = undefined;
+  };
+  const closeBlock = () => {
+    closeLine();
+    if (block && block.html.length > 0) out.push(block.kind === "prose" ? `<p>${block.html.join("\n")}</p>` : `<div class="stanza">\n${block.html.join("\n")}\n</div>`);
+    block = undefined;
+  };
+  const open = (kind: "prose" | "stanza") => {
+    closeBlock();
+    block = { kind, html: [] };
+  };
+  const startLine = (cls: string) => {
+    if (block?.kind !== "stanza") open("stanza");
+    closeLine();
+    line = { cls, html: [] };
+  };
+  const emit = (html: string) => {
+    if (!block) open("prose");
+    if (block!.kind === "stanza" && !line) line = { cls: "line l1", html: [] };
+    (line ?? block!).html.push(html);
+  };
+
+  for (const { verse, text } of view.text.verses) {
+    for (const heading of headingsOf.get(verse) ?? []) {
+      closeBlock();
+      out.push(`<h2 class="heading">${esc(heading)}</h2>`);
+    }
+    const hl = verse >= from && verse <= to;
+    let first = true;
+    let pos = 0;
+    const segment = (end: number) => {
+      const part = text.slice(pos, end);
+      pos = end;
+      if (!first && part.trim() === "") return;
+      const number = first ? `<a class="vn" href="${esc(readerHref(view, view.translation.id, String(verse)))}">${verse}</a>\u00a0` : "";
+      const attrs = first ? ` id="v${verse}"${hl ? ' data-highlight=""' : ""}` : ` data-v="${verse}"`;
+      emit(`<span class="verse${hl ? " hl" : ""}"${attrs}>${number}${esc(first ? part.trimStart() : part)}</span>`);
+      first = false;
+    };
+    for (const mark of marksOf.get(verse) ?? []) {
+      if (mark.at > pos) segment(mark.at);
+      if (mark.kind === "paragraph" || mark.kind === "stanza-end") open("prose");
+      else if (mark.kind === "stanza") open("stanza");
+      else if (mark.kind === "selah") startLine("line selah");
+      else if (mark.kind === "line") startLine(`line l${Math.min(Math.max(mark.indent, 1), 3)}`);
+    }
+    segment(text.length);
+  }
+  closeBlock();
+  return out.join("\n");
 }
 
 export function renderReader(assets: PageAssets, view: ReaderView): string {
   const heading = title(view, view.translation);
-  const range = view.highlight
-    ? `:${view.highlight.from}${view.highlight.to !== view.highlight.from ? `-${view.highlight.to}` : ""}`
-    : "";
+  const range = view.highlight ? `:${verseParam(view)}` : "";
   const superscription = view.text.superscription ? `<p class="superscription">${esc(view.text.superscription)}</p>` : "";
   const t = ui(view.translation);
-  const body = `<header class="bar">
-<a class="brand" href="${esc(readerHref({ book: BOOKS[0]!, chapter: 1 }, view.translation.id))}">${esc(t.reader)}</a>
-${translationForm(view)}
-</header>
+  const body = `<a class="skip" href="#text">${esc(t.skip)}</a>
+${header(view)}
 ${jumpNav(view)}
-${pager(view, t.around)}
-<main id="text" lang="${esc(view.translation.language)}">
+<main id="text" lang="${esc(view.translation.language)}" tabindex="-1">
 <h1>${esc(heading)}</h1>
 <p class="edition">${esc(view.translation.name)}</p>
 ${superscription}
-<p class="chapter-text">
-${verses(view)}
-</p>
+<div class="chapter-text">
+${chapterText(view)}
+</div>
 </main>
 ${pager(view, t.around)}
-<footer class="foot">${esc(t.footer)} <a href="/lab" lang="en">Prompt lab</a></footer>`;
+<footer class="foot">${esc(t.footer)} <a href="/" lang="en">${esc(t.home)}</a> · <a href="/lab" lang="en">${esc(t.lab)}</a></footer>`;
   return layout(assets, {
     title: `${heading}${range} · ${view.translation.name}`,
     lang: view.translation.language,

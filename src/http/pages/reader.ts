@@ -6,8 +6,20 @@ export interface ChapterLike {
   superscription?: string;
   verses: readonly { verse: number; text: string }[];
 }
+
+/** The printed layout of a chapter, offsets into the plain verse text (docs/corpus.md, "Layout"). */
+export type LayoutMarkLike =
+  | { at: number; kind: "paragraph" | "stanza" | "selah" | "stanza-end" }
+  | { at: number; kind: "line"; indent: number };
+export interface LayoutLike {
+  headings: readonly { verse: number; text: string }[];
+  verses: readonly { verse: number; marks: readonly LayoutMarkLike[] }[];
+}
+
 export interface BibleSource {
-  get(bibleId: string): { chapter(bookId: string, chapter: number): ChapterLike | undefined } | undefined;
+  get(bibleId: string):
+    | { chapter(bookId: string, chapter: number): ChapterLike | undefined; layout?(bookId: string, chapter: number): LayoutLike | undefined }
+    | undefined;
 }
 
 export interface ChapterRef {
@@ -18,6 +30,8 @@ export interface ChapterRef {
 export interface ReaderView extends ChapterRef {
   translation: Translation;
   text: ChapterLike;
+  /** Poetic lines, stanzas, paragraphs and headings where the translation has them. */
+  layout?: LayoutLike;
   highlight?: { from: number; to: number };
   prev?: ChapterRef;
   next?: ChapterRef;
@@ -82,7 +96,8 @@ export function resolveReader(
   if (params.book !== book.id || params.chapter !== String(chapter)) {
     return { kind: "redirect", location: readerHref({ book, chapter }, bibleId, verse) };
   }
-  const text = bibles.get(bibleId)?.chapter(book.id, chapter);
+  const bible = bibles.get(bibleId);
+  const text = bible?.chapter(book.id, chapter);
   if (!text || text.verses.length === 0) {
     return { kind: "not-found", message: `${bookName(book, translation)} ${chapter} is not in the ${translation.name}.` };
   }
@@ -99,5 +114,9 @@ export function resolveReader(
     highlight = { from, to };
   }
   const ref = { book, chapter };
-  return { kind: "page", view: { ...ref, translation, text, highlight, prev: neighbour(ref, -1), next: neighbour(ref, 1) } };
+  const layout = bible?.layout?.(book.id, chapter);
+  return {
+    kind: "page",
+    view: { ...ref, translation, text, ...(layout ? { layout } : {}), highlight, prev: neighbour(ref, -1), next: neighbour(ref, 1) },
+  };
 }
