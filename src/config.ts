@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   PORT: intFrom(8080, 0, 65535),
   HOST: z.string().min(1).default("0.0.0.0"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
   DATA_DIR: z.string().min(1).default("./.data"),
   PROMPTS_DIR: z.string().min(1).optional(),
 
@@ -55,6 +56,7 @@ export type Config = {
   port: number;
   host: string;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  logFormat: z.infer<typeof EnvSchema>["LOG_FORMAT"];
   dataDir: string;
   promptsDir: string;
   provider: { baseURL: string; timeoutMs: number };
@@ -89,6 +91,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     dataDir: resolve(e.DATA_DIR),
     // Unset means the prompts/ folder that ships beside src/, wherever the service is started from.
     promptsDir: e.PROMPTS_DIR ? resolve(e.PROMPTS_DIR) : fileURLToPath(new URL("../prompts/", import.meta.url)),

@@ -19,7 +19,7 @@ async function main() {
     process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
     process.exit(2);
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const started = performance.now();
   let draining = false;
   let services: Services;

@@ -11,10 +11,14 @@ declare module "express-serve-static-core" {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+// Health probes poll every few seconds; at info they would drown the lines that matter.
+const PROBES = new Set(["/healthz", "/readyz"]);
+
 /**
  * Gives every request an id (the caller's X-Request-Id when it is sane) and a child logger carrying it,
- * and writes one access line when the response is done. Headers are never logged: the caller's
- * Authorization header holds their provider key.
+ * and writes one access line when the response is done: at debug for health probes, with the error
+ * envelope's `code` when the status is 4xx or 5xx. Headers are never logged: the caller's Authorization
+ * header holds their provider key.
  */
 export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -23,12 +27,25 @@ export function requestContext(logger: Logger) {
     req.log = logger.child({ requestId: req.id });
     res.setHeader("X-Request-Id", req.id);
     const started = process.hrtime.bigint();
+    // Every error leaves as the JSON envelope, whoever writes it (error handler, drain, rate limiter).
+    let code: unknown;
+    const json = res.json.bind(res);
+    res.json = (body?: unknown) => {
+      if (res.statusCode >= 400) code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+      return json(body);
+    };
     res.on("close", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log.info(
-        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, aborted: !res.writableFinished },
-        "request",
-      );
+      const line = {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ...(res.statusCode >= 400 && typeof code === "string" ? { code } : {}),
+        ms: Math.round(ms * 10) / 10,
+        aborted: !res.writableFinished,
+      };
+      if (PROBES.has(req.path)) req.log.debug(line, "request");
+      else req.log.info(line, "request");
     });
     next();
   };

@@ -50,14 +50,18 @@ vi.mock("../../src/logger.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../src/logger.js")>();
   return {
     ...real,
-    createLogger: (level: string, destination?: { write(s: string): unknown }) =>
-      real.createLogger(level, {
-        write(s: string) {
-          captureLog(s);
-          if (destination) destination.write(s);
-          else stdoutWrite(s);
+    createLogger: (level: string, destination?: { write(s: string): unknown }, format?: import("../../src/logger.js").LogFormat) =>
+      real.createLogger(
+        level,
+        {
+          write(s: string) {
+            captureLog(s);
+            if (destination) destination.write(s);
+            else stdoutWrite(s);
+          },
         },
-      }),
+        format,
+      ),
   };
 });
 
