@@ -32,8 +32,8 @@ export function countWords(text: string): number {
   return (text.match(/\S+/gu) ?? []).length;
 }
 
-// "Book 3:16" shapes, English or Spanish, with an optional leading number ("1 Cor", "2 Reyes").
-const REFERENCE_SHAPE = /(?:\b[1-3]\s?)?\b\p{Lu}[\p{L}]+\.?\s+\d{1,3}:\d{1,3}(?:\s?[-–]\s?\d{1,3})?/gu;
+// "Book 3:16" shapes, English or Spanish, with an optional leading number ("1 Cor", "2 Reyes", "4 Maccabees").
+const REFERENCE_SHAPE = /(?:\b[1-4]\s?)?\b\p{Lu}[\p{L}]+\.?\s+\d{1,3}:\d{1,3}(?:\s?[-–]\s?\d{1,3})?/gu;
 
 /**
  * Reference-shaped text that the parser did not accept as an existing passage: a chapter or verse
@@ -56,7 +56,8 @@ export function badLinks(links: ReaderLink[], findReferences: FindReferences): s
   for (const link of links) {
     const refs = findReferences(link.label);
     const ref = refs[0]?.ref;
-    const m = /^\/read\/([1-3A-Z]{3})\/(\d+)/.exec(link.target);
+    // USFM ids: "JHN", "1CO", and the deuterocanon's "4MA", "PS2".
+    const m = /^\/read\/([1-4A-Z][A-Z0-9]{2})\/(\d+)/.exec(link.target);
     if (!ref || !m || ref.book !== m[1] || ref.chapter !== Number(m[2])) bad.push(`[${link.label}](${link.target})`);
   }
   return bad;

@@ -254,11 +254,12 @@ export function isCanon(value: unknown): value is Canon {
 
 const ORDINALS: Readonly<Record<string, string>> = {
   i: "1", ii: "2", iii: "3", iv: "4",
-  "1st": "1", "2nd": "2", "3rd": "3",
-  first: "1", second: "2", third: "3",
+  "1st": "1", "2nd": "2", "3rd": "3", "4th": "4",
+  first: "1", second: "2", third: "3", fourth: "4",
   primer: "1", primero: "1", primera: "1",
   segundo: "2", segunda: "2",
   tercer: "3", tercero: "3", tercera: "3",
+  cuarto: "4", cuarta: "4",
 };
 
 /**

@@ -6,7 +6,7 @@
 import { bcv_parser } from "bible-passage-reference-parser/esm/bcv_parser.js";
 import * as en from "bible-passage-reference-parser/esm/lang/en.js";
 import * as es from "bible-passage-reference-parser/esm/lang/es.js";
-import { BOOKS, findBook, isValidRef, normalizeBookName, verseCount, type Book } from "./books.js";
+import { ALL_BOOKS, bookById, findBook, isValidRef, normalizeBookName, verseCount, type Book } from "./books.js";
 import { isCandidateWord, isWordChar } from "./reference-segments.js";
 
 /** A passage; book is a USFM id. Without verseStart it is the whole chapter (or chapters). */
@@ -41,6 +41,8 @@ interface Entity {
 }
 interface Parser {
   add_books(books: { books: { osis: string[]; regexp: RegExp }[] }): void;
+  add_translations(data: { translations: { text: string; system: string }[]; systems: Record<string, { chapters: Record<string, number[]> }> }): void;
+  translations: { systems: Record<string, { chapters?: Record<string, number[]> } | undefined> };
   parse(text: string): unknown;
   parsed_entities(): unknown[];
   set_options(options: Record<string, unknown>): unknown;
@@ -60,7 +62,8 @@ const BASE_OPTIONS = {
   passage_existence_strategy: "bcv",
   // books.ts counts and the shipped SWORD texts follow KJV versification.
   versification_system: "kjv",
-  testaments: "on",
+  // "a": the deuterocanon (apocrypha) too; books.ts decides which of its books we have.
+  testaments: "ona",
   zero_chapter_strategy: "error",
   zero_verse_strategy: "error",
   single_chapter_1_strategy: "chapter",
@@ -78,13 +81,33 @@ const MODE_OPTIONS: Record<ParseMode, Record<string, unknown>> = {
 
 const parsers = new Map<string, Parser>();
 
+const VERSIFICATION = "biblical-chat";
+
+/**
+ * The package's KJV versification, with the deuterocanon numbered as the WEB numbers it (the package counts
+ * Baruch without the Letter of Jeremiah as chapter 6, 2 Esdras 7 with 70 verses, Greek Esther in 16
+ * chapters): so the package and books.ts agree on which verses exist.
+ */
+function useOurVersification(parser: Parser): void {
+  const kjv = parser.translations.systems.kjv?.chapters ?? {};
+  const deuterocanon = Object.fromEntries(
+    ALL_BOOKS.filter((book) => book.canon === "deuterocanon" && book.id !== "PS2").map((book) => [book.osis, [...book.verseCounts]]),
+  );
+  parser.add_translations({
+    translations: [{ text: "BIBLICALCHAT", system: VERSIFICATION }],
+    systems: { [VERSIFICATION]: { chapters: { ...kjv, ...deuterocanon } } },
+  });
+  parser.set_options({ versification_system: VERSIFICATION });
+}
+
 function parserFor(lang: "en" | "es", mode: ParseMode): Parser {
   const key = `${lang}:${mode}`;
   let parser = parsers.get(key);
   if (parser === undefined) {
     parser = new bcv_parser((lang === "en" ? en : es) as LanguageModule) as unknown as Parser;
     parser.set_options(MODE_OPTIONS[mode]);
-    if (lang === "es") parser.add_books({ books: spanishOrdinalBooks() });
+    useOurVersification(parser);
+    if (lang === "es") parser.add_books({ books: [...spanishOrdinalBooks(), ...SPANISH_EXTRA_BOOKS] });
     parsers.set(key, parser);
   }
   return parser;
@@ -100,7 +123,7 @@ const ACCENTED: Record<string, string> = { a: "[aá]", e: "[eé]", i: "[ií]", o
 // The Spanish module reads "1 Juan" but not "Primera de Juan" or "1a Juan", and would then link the
 // Gospel: numbered Spanish books are taught the ordinal forms.
 function spanishOrdinalBooks(): { osis: string[]; regexp: RegExp }[] {
-  return BOOKS.flatMap((book) => {
+  return ALL_BOOKS.flatMap((book) => {
     const numbered = /^([123]) (.+)$/.exec(book.nameEs);
     if (numbered === null) return [];
     const [, digit, name] = numbered as unknown as [string, string, string];
@@ -109,6 +132,9 @@ function spanishOrdinalBooks(): { osis: string[]; regexp: RegExp }[] {
   });
 }
 
+// Spanish names of the deuterocanon the package's Spanish module does not read ("Tobías").
+const SPANISH_EXTRA_BOOKS = [{ osis: ["Tob"], regexp: /Tob[ií]as/ }];
+
 /** Builds the four parsers now (a few hundred ms of regex compilation) instead of on first use. */
 export function prepareParsers(): void {
   for (const lang of ["en", "es"] as const) {
@@ -116,11 +142,14 @@ export function prepareParsers(): void {
   }
 }
 
-const BY_OSIS = new Map<string, Book>(BOOKS.map((book) => [book.osis, book]));
+const BY_OSIS = new Map<string, Book>(ALL_BOOKS.map((book) => [book.osis, book]));
 
 // Abbreviations that are everyday English or Spanish words ("Is 2 enough?", "Am 3 ok", "Mi 5 hijos",
 // "Mar 3 veces"): with a verse they are references, with a chapter alone they are prose.
-const WORD_ABBREVIATIONS = new Set(["is", "am", "mi", "os", "sal", "mar", "mal", "act", "song", "pro"]);
+// So are the deuterocanon's names that are words or names of people ("Wisdom 7 ways", "Judith 3 times",
+// "Tobit", "Baruch", "Sir 2"): "Wisdom 7:26" links, "Wisdom 7" does not.
+const WORD_ABBREVIATIONS = new Set(["is", "am", "mi", "os", "sal", "mar", "mal", "act", "song", "pro",
+  "wisdom", "wis", "sabiduria", "sab", "judith", "judit", "jdt", "tobit", "tobias", "tob", "baruch", "baruc", "bar", "ba", "sir"]);
 
 // Short abbreviations that are no everyday word ("Ge 34", "Ex 8", "Ro 12", "Hab 1") link with a chapter
 // alone when written as abbreviations are, capital then lowercase: "AC 26" is not Acts 26.
@@ -129,14 +158,30 @@ const TITLE_CASE = /^\p{Lu}\p{Ll}{1,2}\.?$/u;
 // Dashes the parser does not read as ranges, swapped one for one so offsets stay put.
 const ODD_DASHES = /[\u2010\u2011\u2012\u2212\uFE63\uFF0D]/g;
 
-const ORDINAL_SUFFIX = /^([123])(?:a|ª|ra|ro|o|º|er|da|do|st|nd|rd)\.?(?=\s|$)/i;
+const ORDINAL_SUFFIX = /^([1234])(?:a|ª|ra|ro|o|º|er|da|do|st|nd|rd|th|to)\.?(?=\s|$)/i;
 const ORDINAL_BEFORE = /(?:^|[^\p{L}\p{N}])(?:[123](?:a|ª|ra|ro|o|º|er|da|do|st|nd|rd)?\.?|I{1,3}|[Pp]rimer[oa]?|[Ss]egund[oa]|[Tt]ercer[oa]?|First|Second|Third)\s+(?:de\s+)?$/u;
 
 const BANNED_MESSAGES = ["start_chapter_not_exist", "start_verse_not_exist", "end_chapter_not_exist", "end_verse_not_exist",
   "end_chapter_before_start", "end_verse_before_start", "start_chapter_is_zero", "start_verse_is_zero"];
 
-function toRef(entity: Entity, book: Book): ScriptureRef | undefined {
+/**
+ * Where the package and the WEB number a book differently: "Psalm 151" is the single chapter of PS2,
+ * and the Letter of Jeremiah is Baruch 6 in the WEB.
+ */
+function renumber(entity: Entity, book: Book): { book: Book; start: Point; end: Point } | undefined {
   const { start, end } = entity;
+  if (book.id === "PSA" && (start.c === 151 || end.c === 151)) {
+    const ps151 = bookById("PS2");
+    if (ps151 === undefined || start.c !== 151 || end.c !== 151) return undefined;
+    return { book: ps151, start: { ...start, c: 1 }, end: { ...end, c: 1 } };
+  }
+  return { book, start, end };
+}
+
+function toRef(entity: Entity, found: Book): ScriptureRef | undefined {
+  const renumbered = renumber(entity, found);
+  if (renumbered === undefined) return undefined;
+  const { book, start, end } = renumbered;
   const shape = start.type ?? entity.type;
   const explicitVerse = ["bcv", "cv", "v", "bv"].includes(shape);
   const wholeChapters = !explicitVerse && start.v === 1 && end.v === verseCount(book, end.c);
@@ -178,7 +223,7 @@ function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] 
     const [start, rawEnd] = entity.indices;
     const span = text.slice(start, rawEnd);
     // "1a Juan", "2º Reyes": books.ts knows the ordinal words and digits, not these suffixes.
-    const bookText = (/^(?:[123]\s*)?[^\d]*/.exec(span)?.[0] ?? "").trim().replace(ORDINAL_SUFFIX, "$1");
+    const bookText = (/^(?:[1234]\s*)?[^\d]*/.exec(span)?.[0] ?? "").trim().replace(ORDINAL_SUFFIX, "$1");
     const continuation = !/\p{L}/u.test(bookText);
     let ok = entity.osis !== "" && entity.entities.every((part) => part.valid.valid &&
       !Object.keys(part.valid.messages).some((message) => BANNED_MESSAGES.includes(message)));
@@ -186,10 +231,10 @@ function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] 
     if (continuation) {
       ok &&= previous !== undefined && previous.entityId === entity.entity_id && previous.accepted;
     } else {
-      const letter = /\p{L}/u.exec(bookText.replace(/^[123]\s*de\s+/, ""))?.[0] ?? "";
+      const letter = /\p{L}/u.exec(bookText.replace(/^[1234]\s*de\s+/, ""))?.[0] ?? "";
       ok &&= findBook(bookText) === book && book !== undefined;
       // An unread ordinal before an unnumbered book ("3 Juan" misread as "Juan") means another book.
-      ok &&= book === undefined || /^[123]/.test(book.id) || !ORDINAL_BEFORE.test(text.slice(Math.max(0, start - 12), start));
+      ok &&= book === undefined || /^[1234]/.test(book.id) || !ORDINAL_BEFORE.test(text.slice(Math.max(0, start - 12), start));
       ok &&= book === undefined || !partOfLongerName(text, start, bookText, book);
       if (mode === "prose") {
         ok &&= !/\p{Ll}/u.test(letter) && (start === 0 || !isWordChar(text[start - 1]));
@@ -222,9 +267,9 @@ function run(lang: "en" | "es", text: string, mode: ParseMode): Reading {
 
 const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 const firstWord = (label: string) => fold(label).split(/[\s.]+/)[0] ?? "";
-const ENGLISH_FIRST = new Set(BOOKS.flatMap((book) => [book.name, book.osis].map(firstWord)));
+const ENGLISH_FIRST = new Set(ALL_BOOKS.flatMap((book) => [book.name, book.osis].map(firstWord)));
 // Words that open only a Spanish name ("Juan", "Hechos"): such a text is read in Spanish first.
-const SPANISH_FIRST = new Set(BOOKS.map((book) => firstWord(book.nameEs)).filter((word) => !ENGLISH_FIRST.has(word)));
+const SPANISH_FIRST = new Set(ALL_BOOKS.map((book) => firstWord(book.nameEs)).filter((word) => !ENGLISH_FIRST.has(word)));
 
 const WORDS = /[\p{L}\p{M}\p{N}]+/gu;
 

@@ -4,7 +4,7 @@
  * first candidate word, so their results can only agree: a segment's output depends on nothing
  * outside it, and a segment end is decided by at most two characters of lookahead.
  */
-import { BOOKS, normalizeBookName } from "./books.js";
+import { ALL_BOOKS, normalizeBookName } from "./books.js";
 
 // Lowercase words that occur inside references the parser reads ("Song of Songs", "Juan 3:16 y 17",
 // "John 3 verse 16", "Matthew 5 through 7"); any other lowercase word starts a new segment.
@@ -22,7 +22,7 @@ const STOP_CHARS = new Set(["\n", "\r", "[", "]", "(", ")", "`", "|", "<", ">"])
 const URL_STARTS = ["http", "https", "ftp", "www"];
 
 const ORDINAL_WORDS = [
-  "i", "ii", "iii", "1st", "2nd", "3rd", "first", "second", "third",
+  "i", "ii", "iii", "iv", "1st", "2nd", "3rd", "4th", "first", "second", "third", "fourth",
   "primer", "primero", "primera", "segundo", "segunda", "tercer", "tercero", "tercera",
   "1a", "1ª", "1ra", "1ro", "1o", "1º", "1er", "2a", "2ª", "2da", "2do", "2o", "2º", "3a", "3ª", "3ra", "3ro", "3o", "3º", "3er",
 ];
@@ -50,7 +50,7 @@ function fold(word: string): string {
   return ASCII.test(word) ? word.toLowerCase() : word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
-const LABELS = BOOKS.flatMap((book) => [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]);
+const LABELS = ALL_BOOKS.flatMap((book) => [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]);
 
 // Sorted lookup keys of every book label (books.ts folds "1 Cor." to "1cor"), for prefix tests.
 const KEYS: readonly string[] = [...new Set([...ORDINAL_WORDS, ...LABELS.map(normalizeBookName)])].sort();

@@ -75,9 +75,15 @@ function bookName(ref: ScriptureRef, lang: Lang): string {
   return lang === "es" ? book.nameEs : book.name;
 }
 
-/** "John 3:16", "Romans 8:28-30", "Genesis 1:1-2:3", "Psalm 23", "Juan 3:16". */
+/** "John 3:16", "Romans 8:28-30", "Genesis 1:1-2:3", "Psalm 23", "Juan 3:16", "Psalm 151:4". */
 export function formatReference(ref: ScriptureRef, lang: Lang = "en"): string {
   const name = bookName(ref, lang);
+  // Psalm 151 is a book of one chapter whose name ends in a number: "Psalm 151:4", not "Psalm 151 1:4".
+  if (ref.book === "PS2") {
+    if (ref.verseStart === undefined) return name;
+    const end = ref.verseEnd !== undefined && ref.verseEnd !== ref.verseStart ? `-${ref.verseEnd}` : "";
+    return `${name}:${ref.verseStart}${end}`;
+  }
   if (ref.verseStart === undefined) {
     return ref.chapterEnd === undefined ? `${name} ${ref.chapter}` : `${name} ${ref.chapter}-${ref.chapterEnd}`;
   }

@@ -63,6 +63,10 @@ describe("parsePassageQuery", () => {
     ["salmos 23", { book: "PSA", chapter: 23 }],
     ["is 53", { book: "ISA", chapter: 53 }],
     ["Rev 21", { book: "REV", chapter: 21 }],
+    ["Sirach 2:1", { book: "SIR", chapter: 2, verseStart: 1 }],
+    ["2 macc 12:45", { book: "2MA", chapter: 12, verseStart: 45 }],
+    ["psalm 151", { book: "PS2", chapter: 1 }],
+    ["1 Macabeos 2:1", { book: "1MA", chapter: 2, verseStart: 1 }],
   ];
   it.each(passages)("when the query is %j, then it is the passage %j", (query, ref) => {
     expect(parsePassageQuery(query)).toEqual(ref);
@@ -70,7 +74,7 @@ describe("parsePassageQuery", () => {
 
   const searches = [
     "John", "love your enemies", "John 3:16 love", "the good shepherd", "", "   ", "John 22:5",
-    "Psalm 151", "John 3:16 and Romans 8:28", "what does John 3:16 mean", "2 cats", "3:16",
+    "Psalm 152", "Susanna 1:1", "John 3:16 and Romans 8:28", "what does John 3:16 mean", "2 cats", "3:16",
   ];
   it.each(searches)("when the query is %j, then it is a search, not a passage", (query) => {
     expect(parsePassageQuery(query)).toBeNull();
@@ -87,6 +91,10 @@ describe("formatReference and readerPath", () => {
     [{ book: "1CO", chapter: 13 }, "1 Corinthians 13", "1 Corintios 13", "/read/1CO/13"],
     [{ book: "REV", chapter: 21, verseStart: 4 }, "Revelation 21:4", "Apocalipsis 21:4", "/read/REV/21?verse=4"],
     [{ book: "JUD", chapter: 1, verseStart: 5, verseEnd: 5 }, "Jude 1:5", "Judas 1:5", "/read/JUD/1?verse=5"],
+    [{ book: "SIR", chapter: 2, verseStart: 1 }, "Sirach 2:1", "Eclesiástico 2:1", "/read/SIR/2?verse=1"],
+    [{ book: "2MA", chapter: 12, verseStart: 45 }, "2 Maccabees 12:45", "2 Macabeos 12:45", "/read/2MA/12?verse=45"],
+    [{ book: "PS2", chapter: 1, verseStart: 4, verseEnd: 5 }, "Psalm 151:4-5", "Salmo 151:4-5", "/read/PS2/1?verse=4-5"],
+    [{ book: "PS2", chapter: 1 }, "Psalm 151", "Salmo 151", "/read/PS2/1"],
   ];
   it.each(cases)("when the reference is %j, then it reads %j / %j and opens %j", (ref, en, es, path) => {
     expect(formatReference(ref, "en")).toBe(en);

@@ -5,6 +5,11 @@ import type { ChatContext } from "../configuration.js";
 import type { ChatDeps, PassageRef, VerseText } from "../deps.js";
 import { bounded } from "./format.js";
 
+// Books of the deuterocanon that the shipped WEB module has no text for.
+const ABSENT_BOOKS = /\b(?:Susanna|Susana|Bel and the Dragon|Bel y el drag[oó]n|Prayer of Azariah|Song of the Three|Oraci[oó]n de Azar[ií]as)\b/i;
+const ABSENT_NOTE =
+  "Susanna, Bel and the Dragon and the Prayer of Azariah (the Greek additions to Daniel) are not in any translation shipped here: the World English Bible module has no text for them. Say so rather than quoting from memory.";
+
 /** A whole long chapter (Psalm 119 has 176 verses) would crowd out the conversation. */
 const MAX_VERSES = 60;
 
@@ -33,17 +38,30 @@ export function createLookupPassageTool(deps: Pick<ChatDeps, "bibles" | "referen
       const bible = deps.bibles.get(bibleId);
       if (!bible) return `Unknown translation "${bibleId}". Available: ${ids.join(", ")}.`;
       const ref = deps.references.parsePassageQuery(reference);
-      if (!ref) return `"${reference}" is not a Bible reference I can read. Use forms like John 3:16, Romans 8:28-30 or Psalm 23.`;
+      if (!ref) {
+        if (ABSENT_BOOKS.test(reference)) return ABSENT_NOTE;
+        return `"${reference}" is not a Bible reference I can read. Use forms like John 3:16, Romans 8:28-30 or Psalm 23.`;
+      }
       const book = bookById(ref.book);
       if (book && ref.chapter > chapterCount(book)) {
         return `${book.name} has ${chapterCount(book)} chapters, so ${reference} does not exist.`;
       }
-      const parts = sections(ref, (c, from, to) => bible.verses(ref.book, c, from, to));
+      // The KJV and RV1909 have no deuterocanon: read the book from the translation that has it, and say so.
+      let source = bible;
+      let note: string | undefined;
+      if (book?.canon === "deuterocanon" && !bible.hasBook(book.id)) {
+        const other = ids.map((id) => deps.bibles.get(id)).find((candidate) => candidate?.hasBook(book.id));
+        if (!other) return `${book.name} is not in any translation shipped here.`;
+        source = other;
+        note = `${book.name} is not in the ${bible.name} (${bible.id}), whose canon has no deuterocanon; it is read from the ${other.name} (${other.id}). Tell the user which translation you quote.`;
+      }
+      const parts = sections(ref, (c, from, to) => source.verses(ref.book, c, from, to));
       const count = parts.reduce((n, s) => n + s.verses.length, 0);
-      if (count === 0) return `${reference} does not exist in ${bible.name} (${bible.id}).`;
+      if (count === 0) return `${reference} does not exist in ${source.name} (${source.id}).`;
       const lang = bible.language.startsWith("es") ? "es" : "en";
       const title = deps.references.formatReference(ref, lang);
-      const lines = [`${title} (${bible.name}, ${bible.id}):`];
+      const lines = note === undefined ? [] : [`[${note}]`];
+      lines.push(`${title} (${source.name}, ${source.id}):`);
       let shown = 0;
       for (const part of parts) {
         if (parts.length > 1 && part.verses.length > 0) lines.push(`[chapter ${part.chapter}]`);
@@ -59,7 +77,7 @@ export function createLookupPassageTool(deps: Pick<ChatDeps, "bibles" | "referen
     {
       name: "lookup_passage",
       description:
-        "Read a Bible passage by reference, in the user's translation or another one. Returns the verses with their numbers.",
+        "Read a Bible passage by reference, in the user's translation or another one. Returns the verses with their numbers. Knows the 66 books and the deuterocanon (Tobit, Judith, Wisdom, Sirach, Baruch, 1-4 Maccabees, ...), which only eng-web carries.",
       schema: z.object({
         reference: z.string().min(1).describe("A reference such as \"John 3:16\", \"Romans 8:28-30\", \"Psalm 23\" or \"Juan 3:16\"."),
         translation: z

@@ -177,6 +177,7 @@ ${jumpNav(view)}
 <main id="text" lang="${esc(view.translation.language)}" tabindex="-1">
 <h1>${esc(heading)}</h1>
 <p class="edition">${esc(view.translation.name)}</p>
+${view.fallback ? `<p class="note fallback" role="note" lang="${esc(view.fallback.requested.language)}">${esc(view.fallback.note)}</p>` : ""}
 ${superscription}
 <div class="chapter-text">
 ${chapterText(view)}

@@ -1,5 +1,5 @@
-import { BOOKS, chapterCount, findBook, type Book } from "../../scripture/books.js";
-import { DEFAULT_TRANSLATION_ID, findTranslation, type Translation } from "../../scripture/translations.js";
+import { BOOKS, DEUTEROCANON, chapterCount, findBook, type Book } from "../../scripture/books.js";
+import { DEFAULT_TRANSLATION_ID, TRANSLATIONS, findTranslation, type Translation } from "../../scripture/translations.js";
 
 /** The slice of the corpus the reader needs; the corpus's BibleLibrary satisfies it. */
 export interface ChapterLike {
@@ -35,6 +35,11 @@ export interface ReaderView extends ChapterRef {
   highlight?: { from: number; to: number };
   prev?: ChapterRef;
   next?: ChapterRef;
+  /**
+   * Set when the requested translation lacks the book (the KJV and RV1909 have no deuterocanon): the page
+   * shows `translation` (one that has it) instead of `requested`, with `note` saying so.
+   */
+  fallback?: { requested: Translation; note: string };
 }
 
 export type ReaderResult =
@@ -58,13 +63,25 @@ export function readerHref(ref: ChapterRef, bibleId: string, verse?: string): st
   return `/read/${ref.book.id}/${ref.chapter}${qs ? `?${qs}` : ""}`;
 }
 
-/** The chapter before or after, crossing book boundaries (Malachi 4 -> Matthew 1). */
+/**
+ * The chapter before or after, crossing book boundaries (Malachi 4 -> Matthew 1) within the book's part
+ * of the table: the 66, or the deuterocanon (Tobit 1 has no chapter before it).
+ */
 export function neighbour(ref: ChapterRef, step: -1 | 1): ChapterRef | undefined {
   const chapter = ref.chapter + step;
   if (chapter >= 1 && chapter <= chapterCount(ref.book)) return { book: ref.book, chapter };
-  const book = BOOKS[ref.book.order - 1 + step];
+  const section = ref.book.canon === "deuterocanon" ? DEUTEROCANON : BOOKS;
+  const book = section[section.indexOf(ref.book) + step];
   if (!book) return undefined;
   return { book, chapter: step === 1 ? 1 : chapterCount(book) };
+}
+
+/** "Sirach is not in the King James Version; shown in the World English Bible." in the reader's language. */
+export function fallbackNote(book: Book, requested: Translation, shown: Translation): string {
+  if (requested.language === "es") {
+    return `${book.nameEs} no está en la ${requested.name}; se muestra en la ${shown.name}.`;
+  }
+  return `${book.name} is not in the ${requested.name}; shown in the ${shown.name}.`;
 }
 
 function single(value: unknown): string | undefined | null {
@@ -96,8 +113,23 @@ export function resolveReader(
   if (params.book !== book.id || params.chapter !== String(chapter)) {
     return { kind: "redirect", location: readerHref({ book, chapter }, bibleId, verse) };
   }
-  const bible = bibles.get(bibleId);
-  const text = bible?.chapter(book.id, chapter);
+  let bible = bibles.get(bibleId);
+  let text = bible?.chapter(book.id, chapter);
+  let shown = translation;
+  let fallback: ReaderView["fallback"];
+  if (!text && book.canon === "deuterocanon") {
+    // The KJV and RV1909 have no deuterocanon: show the translation that has the book, and say so.
+    for (const other of TRANSLATIONS) {
+      const source = other.id === bibleId ? undefined : bibles.get(other.id);
+      const found = source?.chapter(book.id, chapter);
+      if (found === undefined) continue;
+      bible = source;
+      text = found;
+      shown = other;
+      fallback = { requested: translation, note: fallbackNote(book, translation, other) };
+      break;
+    }
+  }
   if (!text || text.verses.length === 0) {
     return { kind: "not-found", message: `${bookName(book, translation)} ${chapter} is not in the ${translation.name}.` };
   }
@@ -115,8 +147,9 @@ export function resolveReader(
   }
   const ref = { book, chapter };
   const layout = bible?.layout?.(book.id, chapter);
-  return {
-    kind: "page",
-    view: { ...ref, translation, text, ...(layout ? { layout } : {}), highlight, prev: neighbour(ref, -1), next: neighbour(ref, 1) },
+  const view: ReaderView = {
+    ...ref, translation: shown, text, ...(layout ? { layout } : {}), highlight, prev: neighbour(ref, -1), next: neighbour(ref, 1),
   };
+  if (fallback !== undefined) view.fallback = fallback;
+  return { kind: "page", view };
 }
