@@ -136,8 +136,28 @@ describe("scripture search over HTTP on a real embedded Chroma", () => {
   it("when the POST body is not an object or query is not a string, then 400 invalid_request", async () => {
     expect((await post(["love"])).body.error.code).toBe("invalid_request");
     expect((await post({ query: 42 })).body.error.code).toBe("invalid_request");
-    expect((await post({ q: "love" })).body.error).toMatchObject({ code: "invalid_request", param: "query" });
+    expect((await post({ limit: 3 })).body.error).toMatchObject({ code: "invalid_request", param: "query" });
     expect((await post({ query: "love", limit: "3" })).status).toBe(200);
+  });
+
+  it("when GET sends query instead of q, or POST sends q instead of query, then each searches the same", async () => {
+    const byQ = await get({ q: "the good samaritan", limit: "3" });
+    const byQuery = await get({ query: "the good samaritan", limit: "3" });
+    const posted = await post({ q: "the good samaritan", limit: 3 });
+    expect(byQ.status).toBe(200);
+    for (const other of [byQuery, posted]) {
+      expect(other.status).toBe(200);
+      expect(other.body.results.map((r: Item) => r.reference)).toEqual(byQ.body.results.map((r: Item) => r.reference));
+      expect(other.body.query).toBe("the good samaritan");
+    }
+    // Both names with the same text are fine; with different texts the request is ambiguous.
+    expect((await get({ q: "love", query: "love" })).status).toBe(200);
+    expect((await get({ q: "love", query: "hope" })).body.error).toMatchObject({ code: "invalid_parameter", param: "query" });
+    expect((await post({ query: "love", q: "hope" })).body.error).toMatchObject({ code: "invalid_parameter", param: "q" });
+    // An empty alias does not hide the other name's text; both empty is the usual missing-text error.
+    expect((await get({ q: "", query: "love" })).status).toBe(200);
+    expect((await get({ q: "", query: " " })).body.error).toMatchObject({ code: "invalid_request", param: "q" });
+    expect((await post({ q: 42 })).body.error).toMatchObject({ code: "invalid_request", param: "q" });
   });
 
   it("when the method is wrong, then 405 with Allow", async () => {

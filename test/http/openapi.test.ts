@@ -80,9 +80,14 @@ describe("GET /openapi.json", () => {
     }
     expect(checkSchema({ messages: [{ role: "user", content: "Hi" }], max_words: 50 }, chat, doc)).toEqual([]);
     expect(checkSchema({ messages: [], max_words: 5000 }, chat, doc).length).toBeGreaterThan(0);
-    const q = doc.paths["/v1/scripture/search"].get.parameters.find((p: Doc) => p.name === "q");
-    expect(q).toMatchObject({ in: "query", required: true });
-    expect(doc.components.schemas.ScriptureSearchRequest.required).toEqual(["query"]);
+    // GET names the text q and POST query; each accepts the other name, so either one is required.
+    const params = doc.paths["/v1/scripture/search"].get.parameters as Doc[];
+    for (const name of ["q", "query"]) expect(params.find((p) => p.name === name), name).toMatchObject({ in: "query", required: false });
+    const body = doc.components.schemas.ScriptureSearchRequest;
+    expect(body.anyOf).toEqual([{ required: ["q"] }, { required: ["query"] }]);
+    expect(checkSchema({ query: "love" }, body, doc)).toEqual([]);
+    expect(checkSchema({ q: "love" }, body, doc)).toEqual([]);
+    expect(checkSchema({ limit: 3 }, body, doc).length).toBeGreaterThan(0);
   });
 
   it("when real responses are sampled, then each validates against the schema documented for its status", async () => {
@@ -98,6 +103,8 @@ describe("GET /openapi.json", () => {
       ["/v1/scripture/search", "get", "/v1/scripture/search?q=the+good+samaritan&limit=3", 200],
       ["/v1/scripture/search", "get", "/v1/scripture/search?q=love&testament=Apocrypha", 400],
       ["/v1/scripture/search", "post", "/v1/scripture/search", 200, { body: JSON.stringify({ query: "John 3:16" }) }],
+      ["/v1/scripture/search", "post", "/v1/scripture/search", 200, { body: JSON.stringify({ q: "John 3:16" }) }],
+      ["/v1/scripture/search", "get", "/v1/scripture/search?query=the+good+samaritan", 200],
       ["/v1/scripture/search", "post", "/v1/scripture/search", 400, { body: JSON.stringify({ query: "" }) }],
       // A wrong method answers with the 405 every documented operation lists.
       ["/v1/scripture/search", "get", "/v1/scripture/search", 405, { method: "PUT" }],

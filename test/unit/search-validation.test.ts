@@ -67,9 +67,12 @@ describe("search request validation", () => {
     expect(err).toMatchObject({ status: 400, type: "invalid_request_error", code, param });
   });
 
-  it("when POST names its query 'query', then 'q' alone is missing", () => {
-    expect(fail({ q: "x" }, "query")).toMatchObject({ code: "invalid_request", param: "query" });
+  it("when POST names its query 'query', then 'q' is accepted as the same parameter, and GET the reverse", () => {
+    expect(parse({ q: "x" }, "query").query).toBe("x");
     expect(parse({ query: "x" }, "query").query).toBe("x");
+    expect(parse({ query: "x" }).query).toBe("x");
+    expect(fail({ q: "x", query: "y" }, "query")).toMatchObject({ code: "invalid_parameter", param: "q" });
+    expect(fail({}, "query")).toMatchObject({ code: "invalid_request", param: "query" });
   });
 
   it("when the query is exactly 1000 characters, then it is accepted", () => {

@@ -38,10 +38,20 @@ const commonFields = {
   book: optionalText.describe('Restrict to one book by name or id ("John", "JHN", "Juan").'),
 };
 
+/**
+ * GET takes `q` and POST takes `query`, as the spec names them; each also accepts the other name, since
+ * callers mix them up (other search APIs use either). One of the two is required; both may be sent
+ * only with the same text.
+ */
+const QUERY_NAMES = { q: "query", query: "q" } as const;
+type QueryName = keyof typeof QUERY_NAMES;
+const aliasText = (name: QueryName) => queryText.optional().describe(`${queryText.description} Required unless '${QUERY_NAMES[name]}' is given.`);
+const oneOfTheNames = { anyOf: [{ required: ["q"] }, { required: ["query"] }] };
+
 /** GET /v1/scripture/search query string. */
-export const SearchQuerySchema = z.object({ q: queryText, ...commonFields });
+export const SearchQuerySchema = z.object({ q: aliasText("q"), query: aliasText("query"), ...commonFields }).meta(oneOfTheNames);
 /** POST /v1/scripture/search JSON body. */
-export const SearchBodySchema = z.object({ query: queryText, ...commonFields });
+export const SearchBodySchema = z.object({ query: aliasText("query"), q: aliasText("q"), ...commonFields }).meta(oneOfTheNames);
 
 /** One value per parameter: a repeated query-string key (?limit=1&limit=2) is ambiguous. */
 function single(raw: Raw, name: string): unknown {
@@ -67,18 +77,31 @@ function parseLimit(raw: Raw): number {
   return n.data;
 }
 
+const given = (v: unknown) => v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "");
+
+/** The search text under the method's own name or its alias, and the name it came under. */
+function searchText(raw: Raw, primary: QueryName): { q: unknown; name: QueryName } {
+  const alias = QUERY_NAMES[primary];
+  const own = single(raw, primary);
+  const other = single(raw, alias);
+  if (given(own) && given(other) && own !== other) {
+    throw invalidParameter(`'${primary}' and '${alias}' name the same parameter but differ; send one of them.`, alias);
+  }
+  return given(own) || !given(other) ? { q: own, name: primary } : { q: other, name: alias };
+}
+
 /**
  * Validates a search request (GET query string or POST body) into a SearchRequest; every bad input
- * is a 400 in the error envelope. `queryParam` is "q" for GET and "query" for POST.
+ * is a 400 in the error envelope. `queryParam` is "q" for GET and "query" for POST (each accepts the other).
  */
-export function parseSearchRequest(raw: Raw, queryParam: "q" | "query", bibleIds: readonly string[]): SearchRequest & { rawQuery: string } {
-  const q = single(raw, queryParam);
+export function parseSearchRequest(raw: Raw, queryParam: QueryName, bibleIds: readonly string[]): SearchRequest & { rawQuery: string } {
+  const { q, name } = searchText(raw, queryParam);
   if (q === undefined || q === null || (typeof q === "string" && q.trim() === "")) {
-    throw invalidRequest(`'${queryParam}' is required and must not be empty.`, queryParam);
+    throw invalidRequest(`'${queryParam}' (or '${QUERY_NAMES[queryParam]}') is required and must not be empty.`, queryParam);
   }
-  if (typeof q !== "string") throw invalidRequest(`'${queryParam}' must be a string.`, queryParam);
+  if (typeof q !== "string") throw invalidRequest(`'${name}' must be a string.`, name);
   if (!queryText.safeParse(q).success) {
-    throw invalidParameter(`'${queryParam}' is too long: at most ${MAX_QUERY_CHARS} characters.`, queryParam);
+    throw invalidParameter(`'${name}' is too long: at most ${MAX_QUERY_CHARS} characters.`, name);
   }
 
   const bibleId = optionalString(raw, "bible_id") ?? DEFAULT_TRANSLATION_ID;
