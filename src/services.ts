@@ -14,7 +14,7 @@ import { loadBibleLibrary } from "./scripture/corpus.js";
 import { prepareReferences } from "./scripture/references.js";
 import { startSearchService, type SearchService } from "./scripture/search/service.js";
 import { TRANSLATIONS, translationIds } from "./scripture/translations.js";
-import { createStudyLibrary } from "./study/library.js";
+import { sharedStudyLibrary } from "./study/library.js";
 
 export interface Services {
   app: AppDeps;
@@ -33,7 +33,8 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
   const prompts = loadPrompts(config.promptsDir);
   const bibles = loadBibleLibrary();
   // Study data (lexicon, tags, commentaries, topics) is read on first use: start-up pays nothing for it.
-  const study = createStudyLibrary();
+  // The process-wide library, so the agent's study tools (which fall back to it) share what is read.
+  const study = sharedStudyLibrary();
   // Builds the reference parsers now (a few hundred ms) so the first answer does not pay for it.
   prepareReferences();
   const metrics = createMetrics({ defaultMetrics: true });

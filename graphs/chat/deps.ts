@@ -3,6 +3,7 @@ import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
 import type { BibleLibrary, VerseText } from "../../src/scripture/corpus.js";
 import type { ScriptureRef } from "../../src/scripture/references.js";
+import type { StudyLibrary } from "../../src/study/library.js";
 import type { ScriptureSearch } from "../../src/scripture/search/search.js";
 import type { ChatRequestContext, RequestCatalog } from "./contract.js";
 
@@ -47,6 +48,8 @@ export interface ChatDeps {
   /** The contract's checks read slugs, translations and books here (built from prompts). */
   catalog: RequestCatalog;
   bibles: BibleSource;
+  /** Lexicon, word tags, commentaries and topics (src/study); the word_study, commentary and topics tools fall back to the process's shared library. */
+  study?: StudyLibrary;
   search: ScriptureSearcher;
   references: ReferenceTools;
   links: LinkTools;

@@ -1,5 +1,6 @@
 import { LineCounter, parseDocument, isMap, isScalar } from "yaml";
 import { z } from "zod";
+import { COMMENTARIES } from "../study/commentaries.js";
 import type { PromptKind, PromptProblem } from "./types.js";
 
 export interface SplitFile {
@@ -35,7 +36,14 @@ const version = z
 const isDefault = z.boolean({ error: "must be true or false" });
 const order = z.int({ error: "must be an integer" }).optional();
 
-const theologySchema = z.strictObject({ slug, name: text, description: text, version, is_default: isDefault, order });
+const commentaryIds = COMMENTARIES.map((c) => c.id) as [string, ...string[]];
+const commentaryList = z.array(z.enum(commentaryIds, { error: `must list commentary ids (${commentaryIds.join(", ")})` }), {
+  error: `must be a list such as [${commentaryIds[0]}]`,
+});
+/** Which commentaries the commentary tool reaches for first, and which it leaves out unless asked by name. */
+const commentaries = z.strictObject({ prefer: commentaryList.optional(), avoid: commentaryList.optional() }, { error: "must be a map with prefer and/or avoid lists" }).optional();
+
+const theologySchema = z.strictObject({ slug, name: text, description: text, version, is_default: isDefault, order, commentaries });
 const profileSchema = theologySchema.extend({
   experience_level: z.int({ error: "must be an integer from 0 to 5" }).min(0, { error: "must be from 0 to 5" }).max(5, { error: "must be from 0 to 5" }),
 });
@@ -50,6 +58,7 @@ export type FrontMatter = {
   is_default?: boolean;
   order?: number;
   experience_level?: number;
+  commentaries?: { prefer?: string[]; avoid?: string[] };
 };
 
 const SCHEMAS: Record<PromptKind, z.ZodType<FrontMatter>> = {
@@ -89,6 +98,11 @@ export function parseFrontMatter(
   if (result.success) return { data: result.data, keyLines, problems: [] };
   const problems: PromptProblem[] = [];
   for (const issue of result.error.issues) {
+    if (issue.code === "unrecognized_keys" && issue.path.length > 0) {
+      const field = String(issue.path[0]);
+      problems.push({ path, line: keyLines.get(field) ?? split.yamlLine, message: `front matter field "${field}" has unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(", ")}` });
+      continue;
+    }
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
         problems.push({ path, line: keyLines.get(key) ?? split.yamlLine, message: `unknown front matter field "${key}" (allowed: ${allowedKeys(kind)})` });

@@ -154,6 +154,7 @@ function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: Pr
     isDefault: fm.is_default ?? false,
     ...(fm.experience_level !== undefined ? { experienceLevel: fm.experience_level } : {}),
     ...(fm.order !== undefined ? { order: fm.order } : {}),
+    ...(fm.commentaries !== undefined ? { commentaries: { prefer: fm.commentaries.prefer ?? [], avoid: fm.commentaries.avoid ?? [] } } : {}),
     body,
     path: raw.path,
   };

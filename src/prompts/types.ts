@@ -20,6 +20,8 @@ export interface PromptDoc {
   hash: string;
   isDefault: boolean;
   experienceLevel?: number;
+  /** Theologies: the commentaries the commentary tool prefers, and those it avoids unless asked by name. */
+  commentaries?: { prefer: string[]; avoid: string[] };
   order?: number;
   body: string;
   /** Path as shown in messages (relative to the working directory when inside it). */

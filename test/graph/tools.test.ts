@@ -100,11 +100,11 @@ describe("agent tools", () => {
     for (const r of h.provider.chatRequests) expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
-  it("when the agent offers tools, then the provider sees the three tools with described arguments", async () => {
+  it("when the agent offers tools, then the provider sees every tool with described arguments", async () => {
     h.provider.on(match.agent(), reply.text("Hi."));
     await h.run("Tell me about grace in Ephesians", { skipPreflight: true });
     const tools = agentCalls()[0]!.body.tools!;
-    expect(tools.map((t) => t.function.name).sort()).toEqual(["keyword_search", "lookup_passage", "search_scripture"]);
+    expect(tools.map((t) => t.function.name).sort()).toEqual(["commentary", "keyword_search", "lookup_passage", "search_scripture", "topics", "word_study"]);
     for (const t of tools) {
       const props = (t.function.parameters as { properties: Record<string, { description?: string }> }).properties;
       for (const [name, p] of Object.entries(props)) expect(p.description, `${t.function.name}.${name}`).toBeTruthy();

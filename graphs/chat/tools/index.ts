@@ -4,9 +4,19 @@ import type { ChatDeps } from "../deps.js";
 import { createKeywordSearchTool } from "./keyword-search.js";
 import { createLookupPassageTool } from "./lookup-passage.js";
 import { createSearchScriptureTool } from "./search-scripture.js";
+import { createCommentaryTool } from "./commentary.js";
+import { createTopicsTool } from "./topics.js";
+import { createWordStudyTool } from "./word-study.js";
 
 function buildTools(deps: ChatDeps, ctx: ChatContext) {
-  return [createSearchScriptureTool(deps, ctx), createKeywordSearchTool(deps, ctx), createLookupPassageTool(deps, ctx)];
+  return [
+    createSearchScriptureTool(deps, ctx),
+    createKeywordSearchTool(deps, ctx),
+    createLookupPassageTool(deps, ctx),
+    createWordStudyTool(deps, ctx),
+    createCommentaryTool(deps, ctx),
+    createTopicsTool(deps, ctx),
+  ];
 }
 
 export type ChatTool = ReturnType<typeof buildTools>[number];
@@ -21,8 +31,10 @@ const built = new WeakMap<ChatDeps, Map<string, ChatTool[]>>();
 export function createTools(deps: ChatDeps, ctx: ChatContext): ChatTool[] {
   let byBible = built.get(deps);
   if (!byBible) built.set(deps, (byBible = new Map()));
-  let tools = byBible.get(ctx.bibleId);
-  if (!tools) byBible.set(ctx.bibleId, (tools = buildTools(deps, ctx)));
+  // The commentary tool reads the theology's commentary preferences, so a set is per translation and theology.
+  const key = `${ctx.bibleId}|${ctx.theology}`;
+  let tools = byBible.get(key);
+  if (!tools) byBible.set(key, (tools = buildTools(deps, ctx)));
   return tools;
 }
 
