@@ -1,6 +1,7 @@
 import { LineCounter, parseDocument, isMap, isScalar } from "yaml";
 import { z } from "zod";
 import { COMMENTARIES } from "../study/commentaries.js";
+import { CANONS } from "../scripture/books.js";
 import type { PromptKind, PromptProblem } from "./types.js";
 
 export interface SplitFile {
@@ -43,8 +44,13 @@ const commentaryList = z.array(z.enum(commentaryIds, { error: `must list comment
 /** Which commentaries the commentary tool reaches for first, and which it leaves out unless asked by name. */
 const commentaries = z.strictObject({ prefer: commentaryList.optional(), avoid: commentaryList.optional() }, { error: "must be a map with prefer and/or avoid lists" }).optional();
 
-const theologySchema = z.strictObject({ slug, name: text, description: text, version, is_default: isDefault, order, commentaries });
-const profileSchema = theologySchema.extend({
+// Which books the tradition's Bible has (src/scripture/books.ts): "catholic" and "orthodox" add the
+// deuterocanon to search; absent means "protestant", the 66 books.
+const canon = z.enum(CANONS, { error: `must be one of ${CANONS.join(", ")}` }).optional();
+
+const commonSchema = z.strictObject({ slug, name: text, description: text, version, is_default: isDefault, order, commentaries });
+const theologySchema = commonSchema.extend({ canon });
+const profileSchema = commonSchema.extend({
   experience_level: z.int({ error: "must be an integer from 0 to 5" }).min(0, { error: "must be from 0 to 5" }).max(5, { error: "must be from 0 to 5" }),
 });
 const documentSchema = z.strictObject({ version, name: text.optional(), description: text.optional() });
@@ -59,6 +65,7 @@ export type FrontMatter = {
   order?: number;
   experience_level?: number;
   commentaries?: { prefer?: string[]; avoid?: string[] };
+  canon?: (typeof CANONS)[number];
 };
 
 const SCHEMAS: Record<PromptKind, z.ZodType<FrontMatter>> = {

@@ -155,6 +155,7 @@ function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: Pr
     ...(fm.experience_level !== undefined ? { experienceLevel: fm.experience_level } : {}),
     ...(fm.order !== undefined ? { order: fm.order } : {}),
     ...(fm.commentaries !== undefined ? { commentaries: { prefer: fm.commentaries.prefer ?? [], avoid: fm.commentaries.avoid ?? [] } } : {}),
+    ...(raw.kind === "theology" ? { canon: fm.canon ?? "protestant" } : {}),
     body,
     path: raw.path,
   };

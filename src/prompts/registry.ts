@@ -1,3 +1,4 @@
+import type { Canon } from "../scripture/books.js";
 import { LANGUAGES, type CannedKind, type PromptDoc } from "./types.js";
 
 /** One entry of the versions a response was built from, for the log line. */
@@ -112,4 +113,12 @@ export function listProfiles(registry: PromptRegistry): ProfileListing[] {
     experience_level: d.experienceLevel ?? 0,
     is_default: d.isDefault,
   }));
+}
+
+/**
+ * The canon of a theology's Bible ("protestant" for an unknown slug or a theology without `canon:`):
+ * what the agent's tools read to decide whether the deuterocanon belongs in a search.
+ */
+export function theologyCanon(registry: Pick<PromptRegistry, "theology">, slug: string): Canon {
+  return registry.theology(slug)?.canon ?? "protestant";
 }

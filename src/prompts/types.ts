@@ -1,3 +1,5 @@
+import type { Canon } from "../scripture/books.js";
+
 export type PromptKind = "guardrails" | "preflight" | "theology" | "profile" | "canned" | "partial";
 
 /** Replies sent without reaching the agent; the file name is `canned/<kind>.<lang>.md`. */
@@ -23,6 +25,8 @@ export interface PromptDoc {
   /** Theologies: the commentaries the commentary tool prefers, and those it avoids unless asked by name. */
   commentaries?: { prefer: string[]; avoid: string[] };
   order?: number;
+  /** Theologies only: the canon of the tradition's Bible (front matter `canon:`, default "protestant"). */
+  canon?: Canon;
   body: string;
   /** Path as shown in messages (relative to the working directory when inside it). */
   path: string;
