@@ -50,6 +50,9 @@ const EnvSchema = z.object({
   TRUST_PROXY: bool(false),
   // LangGraph Studio local debugging only (graphs/chat/studio.ts); the HTTP service never uses it.
   STUDIO_API_KEY: z.string().min(1).optional(),
+  // LangSmith tracing, read by the langsmith library itself; the chat runtime wraps its provider calls only when on.
+  LANGSMITH_TRACING: bool(false),
+  LANGCHAIN_TRACING_V2: bool(false),
 });
 
 export type Config = {
@@ -72,6 +75,8 @@ export type Config = {
   trustProxy: boolean;
   /** Key for Studio runs whose context has none (local debugging); never read by the HTTP service. */
   studioApiKey?: string | undefined;
+  /** LANGSMITH_TRACING or LANGCHAIN_TRACING_V2: each provider call is traced as a LangSmith run. */
+  tracing: boolean;
 };
 
 export class ConfigError extends Error {
@@ -110,5 +115,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     studioApiKey: e.STUDIO_API_KEY,
+    tracing: e.LANGSMITH_TRACING || e.LANGCHAIN_TRACING_V2,
   };
 }

@@ -1,22 +1,17 @@
-import type { ChatOpenAICompletions } from "@langchain/openai";
 import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
 import type { BibleLibrary, VerseText } from "../../src/scripture/corpus.js";
 import type { ScriptureRef } from "../../src/scripture/references.js";
 import type { StudyLibrary } from "../../src/study/library.js";
 import type { ScriptureSearch } from "../../src/scripture/search/search.js";
-import type { ChatRequestContext, RequestCatalog } from "./contract.js";
+import type { RequestCatalog } from "./contract.js";
+import type { ModelClient } from "./models.js";
 
 /**
  * What the graph needs from the rest of the service. buildChatRuntime (runtime.ts) assembles them from
  * configuration for the service, LangGraph Studio and the tests alike; buildChatGraph only wires them.
  * The shapes follow docs/architecture.md.
  */
-
-export type ModelPurpose = "preflight" | "agent";
-
-/** Builds a model client for one call site of one request; the caller's key comes from ctx. */
-export type ModelFactory = (ctx: ChatRequestContext, purpose: ModelPurpose) => ChatOpenAICompletions;
 
 // The corpus, references and search are typed by their own modules, so the graph cannot drift from them.
 export type { VerseText };
@@ -43,7 +38,8 @@ export interface GraphLogger {
 }
 
 export interface ChatDeps {
-  models: ModelFactory;
+  /** The provider calls (graphs/chat/models.ts): the caller's key and model come from each request's context. */
+  models: ModelClient;
   prompts: PromptRegistry;
   /** The contract's checks read slugs, translations and books here (built from prompts). */
   catalog: RequestCatalog;

@@ -1,4 +1,5 @@
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import type { ChatCompletionMessageParam } from "./models.js";
 import type { ChatTurn } from "./contract.js";
 
 export function toMessages(turns: ChatTurn[]): BaseMessage[] {
@@ -18,4 +19,36 @@ export function lastUserText(messages: BaseMessage[]): string {
     if (m.getType() === "human") return textOf(m.content);
   }
   return "";
+}
+
+/**
+ * The run's messages as the provider's wire format, after our system prompt. The state keeps LangChain
+ * messages (Studio shows them); the provider call needs only this plain form.
+ */
+export function toProviderMessages(system: string, messages: BaseMessage[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [{ role: "system", content: system }];
+  for (const m of messages) {
+    const type = m.getType();
+    if (type === "human") out.push({ role: "user", content: textOf(m.content) });
+    else if (type === "tool") out.push({ role: "tool", tool_call_id: (m as ToolMessage).tool_call_id, content: textOf(m.content) });
+    else if (type === "ai") {
+      const calls = (m as AIMessage).tool_calls ?? [];
+      if (calls.length === 0) out.push({ role: "assistant", content: textOf(m.content) });
+      else {
+        out.push({
+          role: "assistant",
+          content: textOf(m.content) || null,
+          tool_calls: calls.map((c) => ({ id: c.id ?? "", type: "function" as const, function: { name: c.name, arguments: JSON.stringify(c.args) } })),
+        });
+      }
+    } else if (type === "system") out.push({ role: "system", content: textOf(m.content) });
+  }
+  return out;
+}
+
+/** Characters of text sent in a request: the base of the usage estimate for a call that reported none. */
+export function promptChars(messages: ChatCompletionMessageParam[]): number {
+  let n = 0;
+  for (const m of messages) if (typeof m.content === "string") n += m.content.length;
+  return n;
 }

@@ -1,4 +1,5 @@
 import { GraphRecursionError } from "@langchain/langgraph";
+import type { Client as LangSmithClient } from "langsmith";
 import type { Config } from "../../src/config.js";
 import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
@@ -10,12 +11,12 @@ import type { BibleSource, ChatDeps, GraphLogger, LinkTools, ScriptureSearcher }
 import { agentStepLimit } from "./errors.js";
 import { buildChatGraph, type ChatGraph } from "./graph.js";
 import { toMessages } from "./messages.js";
-import { createModelFactory } from "./models.js";
+import { createModelClient } from "./models.js";
 import type { ChatStateValue } from "./state.js";
-import { UsageCollector } from "./usage.js";
+import { addUsage, NO_USAGE } from "./usage.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
-export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey">;
+export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing">;
 
 /** What the runtime is built over: loaded data and services the caller owns (and may build lazily). */
 export interface ChatRuntimeParts {
@@ -26,6 +27,8 @@ export interface ChatRuntimeParts {
   metrics?: MetricsRecorder | undefined;
   /** Reader links; the shipped converter unless a test breaks it on purpose. */
   links?: LinkTools | undefined;
+  /** Where traced provider calls go when tracing is on (a test's client); LangSmith's default otherwise. */
+  tracingClient?: LangSmithClient | undefined;
 }
 
 export type RunChat = (turns: ChatTurn[], ctx: ChatRequestContext, opts: RunChatOptions) => Promise<ChatOutcome>;
@@ -53,7 +56,11 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
   let catalog: RequestCatalog | undefined;
   return {
     get models() {
-      return (models ??= createModelFactory({ baseURL: config.provider.baseURL, timeoutMs: config.provider.timeoutMs }));
+      return (models ??= createModelClient({
+        baseURL: config.provider.baseURL,
+        timeoutMs: config.provider.timeoutMs,
+        tracing: config.tracing && (parts.tracingClient ? { client: parts.tracingClient } : true),
+      }));
     },
     get prompts() {
       return parts.prompts;
@@ -118,7 +125,7 @@ export function buildChatRuntime(config: ChatRuntimeConfig, parts: ChatRuntimePa
  * mapped per the contract), or with the abort reason when opts.signal fired.
  */
 async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx: ChatRequestContext, opts: RunChatOptions): Promise<ChatOutcome> {
-  const usage = new UsageCollector();
+  let usage = NO_USAGE;
   // Built from the nodes' updates: "values" mode would copy the whole state (messages included) at
   // every superstep, while the outcome needs only these last-value fields.
   let final: Pick<ChatStateValue, "category" | "content" | "finishReason" | "promptVersions"> | undefined;
@@ -128,7 +135,6 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
       {
         context: ctx as unknown as Record<string, unknown>,
         streamMode: ["custom", "updates"],
-        callbacks: [usage],
         recursionLimit: recursionLimitFor(deps.maxSteps),
         ...(opts.signal ? { signal: opts.signal } : {}),
       },
@@ -144,6 +150,8 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
           if (update.content !== undefined) final.content = update.content;
           if (update.finishReason !== undefined) final.finishReason = update.finishReason;
           if (update.promptVersions !== undefined) final.promptVersions = update.promptVersions;
+          // Each node's update holds its own calls' usage; the state sums them the same way.
+          if (update.usage !== undefined) usage = addUsage(usage, update.usage);
         }
       }
     }
@@ -153,17 +161,16 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
     throw err;
   }
   if (!final) throw new Error("chat graph produced no state");
-  usage.settle();
   const category = final.category;
-  if (isRejected(category)) return { kind: "rejected", category, message: final.content, usage: usage.usage };
+  if (isRejected(category)) return { kind: "rejected", category, message: final.content, usage };
   if (isIntercepted(category)) {
-    return { kind: "canned", category, content: final.content, usage: usage.usage, promptVersions: final.promptVersions };
+    return { kind: "canned", category, content: final.content, usage, promptVersions: final.promptVersions };
   }
   return {
     kind: "answer",
     content: final.content,
     finishReason: final.finishReason ?? "stop",
-    usage: usage.usage,
+    usage,
     promptVersions: final.promptVersions,
   };
 }

@@ -1,8 +1,12 @@
-import { MessagesValue, StateSchema } from "@langchain/langgraph";
+import { MessagesValue, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 import { PREFLIGHT_CATEGORIES } from "./contract.js";
 
+import { addUsage } from "./usage.js";
+
 export { PREFLIGHT_CATEGORIES };
+
+const UsageSchema = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() });
 
 /**
  * What one chat run knows. Nothing per-request and secret lives here (the key, the caller's system
@@ -23,6 +27,8 @@ export const ChatState = new StateSchema({
   finishReason: z.enum(["stop", "length"]).nullable().default(null),
   /** What the caller receives: the link-converted answer, a canned reply, or the content-filter message. */
   content: z.string().default(""),
+  /** Tokens of every provider call of the run: each node that calls the provider adds its call's. */
+  usage: new ReducedValue(UsageSchema.default({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }), { reducer: addUsage }),
   /** The X-Prompt-Versions value of the prompts this run used. */
   promptVersions: z.string().default(""),
 });

@@ -66,6 +66,9 @@ export function studioRuntime(): ChatRuntime {
     get studioApiKey() {
       return config().studioApiKey;
     },
+    get tracing() {
+      return config().tracing;
+    },
   };
   const parts: ChatRuntimeParts = {
     get prompts() {

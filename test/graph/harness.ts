@@ -53,6 +53,8 @@ export interface HarnessOptions extends Partial<Omit<ChatRuntimeParts, "logger">
   maxSteps?: number;
   /** PROVIDER_TIMEOUT_MS (5 s unless set). */
   providerTimeoutMs?: number;
+  /** LANGSMITH_TRACING (off unless set). */
+  tracing?: boolean;
 }
 
 /**
@@ -64,13 +66,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   bibles ??= loadBibleLibrary();
   prompts ??= loadPrompts();
   const logs: LogLine[] = [];
-  const { maxSteps = 4, providerTimeoutMs = 5_000, ...parts } = options;
+  const { maxSteps = 4, providerTimeoutMs = 5_000, tracing = false, ...parts } = options;
   const config = loadConfig({
     OPENAI_BASE_URL: provider.baseURL,
     AGENT_MAX_STEPS: String(maxSteps),
     PROVIDER_TIMEOUT_MS: String(providerTimeoutMs),
     DEFAULT_MODEL: "gpt-4o-mini",
     PREFLIGHT_MODEL: "gpt-4.1-mini",
+    LANGSMITH_TRACING: String(tracing),
   });
   const runtime = buildChatRuntime(config, {
     prompts,

@@ -52,11 +52,18 @@ export function limitWords(text: string, maxWords: number): { text: string; cut:
  * The streaming form of limitWords: push() returns the text that is now certain to be part of the
  * output; the concatenation of every push() and end() equals limitWords(whole text).text. Once the
  * cut is known, push() reports it and the caller stops reading (and aborts the upstream call).
+ * Each push scans only the new text (and the word the last chunk left open), so a token-by-token
+ * answer costs time in proportion to its length.
  */
 export class WordLimiter {
   private buffer = "";
   private emitted = 0;
   private finished = false;
+  /** Words that ended before the buffer's end (complete); never more than maxWords + 1. */
+  private readonly words: Word[] = [];
+  /** Where the next scan starts: the start of the open last word, or the buffer's end. */
+  private scanFrom = 0;
+  private readonly scanner = /\S+/gu;
   cut = false;
 
   constructor(private readonly maxWords: number) {}
@@ -69,15 +76,16 @@ export class WordLimiter {
   push(chunk: string): { text: string; cut: boolean } {
     if (this.finished) return { text: "", cut: this.cut };
     this.buffer += chunk;
-    const words = scanWords(this.buffer);
-    const lastComplete = words.length > 0 && words[words.length - 1]!.end < this.buffer.length;
-    const complete = lastComplete || words.length === 0 ? words.length : words.length - 1;
-    if (words.length > this.maxWords && complete >= this.maxWords) {
+    const open = this.scan();
+    const complete = this.words.length;
+    const total = complete + (open ? 1 : 0);
+    const word = (i: number): Word => (i < complete ? this.words[i]! : open!);
+    if (total > this.maxWords && complete >= this.maxWords) {
       // Word max_words + 1 has begun, so the text will be cut, and every word that decides where is known.
       this.cut = true;
-      return { text: this.release(cutEnd(words, this.maxWords), true), cut: true };
+      return { text: this.release(cutEnd(this.words, this.maxWords), true), cut: true };
     }
-    return { text: this.release(this.safeEnd(words, complete), false), cut: false };
+    return { text: this.release(this.safeEnd(word, complete, total), false), cut: false };
   }
 
   end(): string {
@@ -85,14 +93,28 @@ export class WordLimiter {
     return this.release(this.buffer.length, true);
   }
 
-  private safeEnd(words: Word[], complete: number): number {
+  /** Reads the words that the new text completed; returns the word still open at the end, if any. */
+  private scan(): Word | undefined {
+    const re = this.scanner;
+    re.lastIndex = this.scanFrom;
+    let open: Word | undefined;
+    for (let m = re.exec(this.buffer); m !== null; m = re.exec(this.buffer)) {
+      const w: Word = { start: m.index, end: m.index + m[0].length, sentenceEnd: isSentenceEnd(m[0]) };
+      if (w.end < this.buffer.length) this.words.push(w);
+      else open = w;
+    }
+    this.scanFrom = open ? open.start : this.buffer.length;
+    return open;
+  }
+
+  private safeEnd(word: (i: number) => Word, complete: number, total: number): number {
     const free = this.maxWords - windowOf(this.maxWords);
     let safe: number;
-    if (complete <= free) safe = complete < words.length ? words[complete]!.start : this.buffer.length;
-    else safe = words[free]!.start;
+    if (complete <= free) safe = complete < total ? word(complete).start : this.buffer.length;
+    else safe = word(free).start;
     for (let i = Math.min(complete, this.maxWords) - 1; i >= free; i--) {
-      if (words[i]!.sentenceEnd) {
-        safe = Math.max(safe, words[i]!.end);
+      if (word(i).sentenceEnd) {
+        safe = Math.max(safe, word(i).end);
         break;
       }
     }

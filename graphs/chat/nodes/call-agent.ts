@@ -1,17 +1,19 @@
-import { AIMessage, type AIMessageChunk, SystemMessage, type UsageMetadata } from "@langchain/core/messages";
-import { concat } from "@langchain/core/utils/stream";
+import { AIMessage, type InvalidToolCall, type ToolCall } from "@langchain/core/messages";
 import { type AnswerEvent, AnswerStream } from "../answer/answer-stream.js";
-import { startCall } from "../call-metrics.js";
 import { TurnGate } from "../answer/turn-gate.js";
+import { startCall } from "../call-metrics.js";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
 import { agentStepLimit } from "../errors.js";
-import { lastUserText, textOf } from "../messages.js";
+import { lastUserText, promptChars, toProviderMessages } from "../messages.js";
+import type { ChatCompletionTool } from "../models.js";
 import { buildSystemPrompt, contextPassage } from "../prompts.js";
 import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 import { toolDefinitions } from "../tools/index.js";
+import { estimateUsage, fromProvider } from "../usage.js";
+import type { Usage } from "../contract.js";
 
 class WordLimitReached extends Error {
   override name = "WordLimitReached";
@@ -20,16 +22,35 @@ class WordLimitReached extends Error {
 /** The system prompt of one request, built at its first agent step and reused by the later ones. */
 const systemPrompts = new WeakMap<object, string>();
 
-const addUsage = (a: UsageMetadata, b: UsageMetadata): UsageMetadata => ({
-  input_tokens: a.input_tokens + b.input_tokens,
-  output_tokens: a.output_tokens + b.output_tokens,
-  total_tokens: a.total_tokens + b.total_tokens,
-});
+/** A tool call as it streams: pieces of one call share its index. */
+interface PendingCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+/** The streamed calls as LangChain tool calls (state keeps them for Studio); bad JSON makes an invalid call. */
+function finishCalls(pending: PendingCall[]): { calls: ToolCall[]; invalid: InvalidToolCall[] } {
+  const calls: ToolCall[] = [];
+  const invalid: InvalidToolCall[] = [];
+  for (const p of pending) {
+    let args: unknown;
+    try {
+      args = JSON.parse(p.args === "" ? "{}" : p.args);
+    } catch {
+      args = undefined;
+    }
+    if (args && typeof args === "object" && !Array.isArray(args)) calls.push({ id: p.id, name: p.name, args: args as Record<string, unknown>, type: "tool_call" });
+    else invalid.push({ id: p.id, name: p.name, args: p.args, error: "arguments are not a JSON object", type: "invalid_tool_call" });
+  }
+  return { calls, invalid };
+}
 
 /**
- * One agent turn. The provider always streams, in both response modes, so that both modes run the
- * same code: the turn gate keeps pre-tool-call chatter out, the word limit cuts (and aborts the
- * upstream call), links are converted on the way, and the pieces go to the "custom" stream.
+ * One agent turn. The provider is called with the plain client and always streams, in both response
+ * modes, so that both modes run the same code: the turn gate keeps pre-tool-call chatter out, the
+ * word limit cuts (and aborts the upstream call), links are converted on the way, and the pieces go
+ * to the "custom" stream. Usage is read from the provider's last chunk and added to the run's state.
  * The last allowed step is called with tool_choice "none" so the agent answers with what it has.
  */
 export function createCallAgent(deps: ChatDeps) {
@@ -37,7 +58,6 @@ export function createCallAgent(deps: ChatDeps) {
     const ctx = resolveContext(config, deps);
     const step = state.steps + 1;
     const finalStep = step >= deps.maxSteps;
-    const model = deps.models(ctx, "agent").bindTools(toolDefinitions(deps, ctx), finalStep ? { tool_choice: "none" } : {});
     let system = systemPrompts.get(ctx);
     if (system === undefined) {
       system = buildSystemPrompt({
@@ -48,34 +68,47 @@ export function createCallAgent(deps: ChatDeps) {
       });
       systemPrompts.set(ctx, system);
     }
+    const messages = toProviderMessages(system, state.messages);
     const emit = (text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent);
     const answer = new AnswerStream(ctx.maxWords, ctx.convertLinks ? deps.links : null, emit, deps.logger);
     const gate = new TurnGate(!finalStep);
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
-    // Only the tool-call chunks are merged: concat builds a new message per chunk, which over a
-    // token-by-token answer costs more than everything else this node does. The text goes through
-    // the gate, the finish reason and usage are read where the provider sent them.
-    let toolTurn: AIMessageChunk | undefined;
-    let finish: string | undefined;
-    let usage: UsageMetadata | undefined;
+    const pending: PendingCall[] = [];
+    let finish: string | null | undefined;
+    let usage: Usage | undefined;
+    let received = 0;
     const done = startCall(deps.metrics, "agent");
     try {
-      const stream = await model.stream([new SystemMessage(system), ...state.messages], {
-        callbacks: config.callbacks,
-        signal: deadline.signal,
-      });
+      const stream = await deps.models.streamAgent(
+        ctx,
+        { messages, tools: toolDefinitions(deps, ctx) as ChatCompletionTool[], ...(finalStep ? { toolChoice: "none" as const } : {}) },
+        deadline.signal,
+      );
       for await (const chunk of stream) {
         deadline.arm();
-        if (chunk.tool_call_chunks?.length) {
-          toolTurn = toolTurn ? concat(toolTurn, chunk) : chunk;
+        if (chunk.usage) usage = fromProvider(chunk.usage);
+        const choice = chunk.choices[0];
+        if (!choice) continue;
+        if (choice.finish_reason) finish = choice.finish_reason;
+        const delta = choice.delta;
+        if (delta?.tool_calls?.length) {
+          for (const t of delta.tool_calls) {
+            const call = (pending[t.index] ??= { id: "", name: "", args: "" });
+            if (t.id) call.id = t.id;
+            if (t.function?.name) call.name += t.function.name;
+            if (t.function?.arguments) call.args += t.function.arguments;
+          }
           gate.toolCallSeen();
         }
-        const reason = chunk.response_metadata?.finish_reason as string | undefined;
-        if (reason !== undefined) finish = reason;
-        if (chunk.usage_metadata) usage = usage ? addUsage(usage, chunk.usage_metadata) : chunk.usage_metadata;
-        const piece = gate.text(textOf(chunk.content));
-        if (piece && answer.push(piece)) break;
+        const text = delta?.content;
+        if (text) {
+          received += text.length;
+          const piece = gate.text(text);
+          if (piece && answer.push(piece)) break;
+        }
       }
+      // The client's stream ends quietly when aborted; an abort is still a failure unless we cut.
+      if (!answer.cut && deadline.signal.aborted) throw deadline.signal.reason;
     } catch (err) {
       if (!answer.cut) {
         if (isCallerAbort(config.signal)) {
@@ -101,16 +134,14 @@ export function createCallAgent(deps: ChatDeps) {
       throw err;
     }
     done(undefined);
-    if (usage) deps.metrics?.tokens({ prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens });
-    if (gate.isToolTurn && toolTurn) {
+    if (usage) deps.metrics?.tokens({ prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens });
+    else usage = estimateUsage(promptChars(messages), received);
+    if (gate.isToolTurn && pending.length > 0) {
       if (finalStep) throw agentStepLimit(deps.maxSteps);
-      const invalid = toolTurn.invalid_tool_calls ?? [];
+      const { calls, invalid } = finishCalls(pending.filter(Boolean));
       // Invalid calls travel back with empty arguments so the provider sees each call answered.
-      const calls = [
-        ...(toolTurn.tool_calls ?? []),
-        ...invalid.map((c) => ({ id: c.id, name: c.name ?? "unknown", args: {}, type: "tool_call" as const })),
-      ];
-      return { messages: [new AIMessage({ content: "", tool_calls: calls, invalid_tool_calls: invalid })], steps: step };
+      const all = [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name ?? "unknown", args: {}, type: "tool_call" as const }))];
+      return { messages: [new AIMessage({ content: "", tool_calls: all, invalid_tool_calls: invalid })], steps: step, usage };
     }
     if (!answer.cut) {
       const rest = gate.end();
@@ -125,6 +156,7 @@ export function createCallAgent(deps: ChatDeps) {
       ...(answer.linked !== undefined ? { content: answer.linked } : {}),
       finishReason: answer.cut || finish === "length" ? "length" : "stop",
       steps: step,
+      usage,
     };
   };
 }

@@ -1,4 +1,4 @@
-import { type AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { ChatCompletion } from "openai/resources/chat/completions";
 import { startCall } from "../call-metrics.js";
 import { z } from "zod";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
@@ -9,20 +9,27 @@ import { classifierInput } from "../preflight-input.js";
 import { classifyByRules } from "../preflight-rules.js";
 import { isCallerAbort, toProviderError, upstreamTimeout } from "../provider-errors.js";
 import { PREFLIGHT_CATEGORIES, type ChatStateUpdate, type ChatStateValue } from "../state.js";
+import { fromProvider, NO_USAGE } from "../usage.js";
 
 export const PreflightSchema = z.object({
   category: z.enum(PREFLIGHT_CATEGORIES).describe("The single category that fits the user's message best."),
 });
 
-/** The classifier answered, but not with one of the eight categories (or not as JSON). */
-function isMalformedClassification(err: unknown): boolean {
-  const e = err as { name?: string; lc_error_code?: string; issues?: unknown } | null;
-  return (
-    e?.name === "OutputParserException" ||
-    e?.lc_error_code === "OUTPUT_PARSING_FAILURE" ||
-    // zod 4 names its error "$ZodError"; both carry the list of issues.
-    (typeof e?.name === "string" && e.name.endsWith("ZodError") && Array.isArray(e.issues))
-  );
+/** The JSON schema the classifier must answer in (OpenAI structured outputs, strict). */
+const PREFLIGHT_SCHEMA = (() => {
+  const { $schema: _drop, ...schema } = z.toJSONSchema(PreflightSchema) as Record<string, unknown>;
+  return { name: "preflight_classification", schema };
+})();
+
+/** The category the classifier answered, or null when it did not answer one of them as JSON. */
+function parseClassification(content: string | null | undefined): z.infer<typeof PreflightSchema> | null {
+  if (!content) return null;
+  try {
+    const result = PreflightSchema.safeParse(JSON.parse(content));
+    return result.success ? result.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -49,19 +56,21 @@ export function createClassifyPreflight(deps: ChatDeps) {
       return { category: byRule, classifiedBy: "rules" };
     }
 
-    const model = deps.models(ctx, "preflight").withStructuredOutput(PreflightSchema, {
-      name: "preflight_classification",
-      method: "jsonSchema",
-      includeRaw: true,
-    });
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
     const done = startCall(deps.metrics, "preflight");
-    let result: { raw: BaseMessage; parsed: z.infer<typeof PreflightSchema> | null };
+    let completion: ChatCompletion;
     try {
-      result = await model.invoke([new SystemMessage(deps.prompts.preflight.body), new HumanMessage(input.text || text)], {
-        callbacks: config.callbacks,
-        signal: deadline.signal,
-      });
+      completion = await deps.models.classify(
+        ctx,
+        {
+          messages: [
+            { role: "system", content: deps.prompts.preflight.body },
+            { role: "user", content: input.text || text },
+          ],
+          schema: PREFLIGHT_SCHEMA,
+        },
+        deadline.signal,
+      );
     } catch (err) {
       if (isCallerAbort(config.signal)) {
         done(err, true);
@@ -69,20 +78,18 @@ export function createClassifyPreflight(deps: ChatDeps) {
       }
       const mapped = deadline.timedOut
         ? upstreamTimeout(deps.providerName, deps.providerTimeoutMs)
-        : isMalformedClassification(err)
-          ? undefined
-          : toProviderError(err, { provider: deps.providerName, model: ctx.preflightModel, timeoutMs: deps.providerTimeoutMs });
+        : toProviderError(err, { provider: deps.providerName, model: ctx.preflightModel, timeoutMs: deps.providerTimeoutMs });
       done(mapped);
-      if (mapped) throw mapped;
-      return failOpen();
+      throw mapped;
     } finally {
       deadline.stop();
     }
     done(undefined);
-    const usage = (result.raw as AIMessage).usage_metadata;
-    if (usage) deps.metrics?.tokens({ prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens });
-    if (!result.parsed) return failOpen();
-    deps.metrics?.preflight(result.parsed.category);
-    return { category: result.parsed.category, classifiedBy: "model" };
+    const usage = completion.usage ? fromProvider(completion.usage) : NO_USAGE;
+    if (completion.usage) deps.metrics?.tokens({ prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens });
+    const parsed = parseClassification(completion.choices?.[0]?.message?.content);
+    if (!parsed) return { ...failOpen(), usage };
+    deps.metrics?.preflight(parsed.category);
+    return { category: parsed.category, classifiedBy: "model", usage };
   };
 }
