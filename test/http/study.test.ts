@@ -106,6 +106,16 @@ describe("GET /v1/passage", () => {
     expectDocumented("/v1/passage", 200, body);
   });
 
+  it("when a deuterocanonical passage is asked, then the WEB serves it with its notes, and the KJV says where to read it", async () => {
+    const { status, body } = await get("/v1/passage?ref=Sirach+2:1");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ book_id: "SIR", chapter: 2, words_available: true });
+    expect(body.verses[0].text).toMatch(/prepare your soul for temptation/);
+    const kjv = await get("/v1/passage?ref=Sirach+2:1&bible_id=eng-kjv");
+    expect(kjv.status).toBe(404);
+    expect(kjv.body.error).toMatchObject({ code: "not_found", message: expect.stringMatching(/does not include Sirach; ask with bible_id=eng-web/) });
+  });
+
   it("when a passage crosses chapters, then each verse says its chapter; a psalm keeps its title", async () => {
     const { body } = await get("/v1/passage?ref=Genesis+1:31-2:2");
     expect(body.verses.map((v: any) => [v.chapter, v.verse])).toEqual([[1, 31], [2, 1], [2, 2]]);

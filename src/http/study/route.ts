@@ -91,7 +91,15 @@ export function studyRouter({ study, bibles }: StudyRouterDeps): Router {
           verses.push(item);
         }
       }
-      if (verses.length === 0) throw notFound(`${formatReference(ref)} does not exist in ${bible.name} (${bible.id}).`);
+      if (verses.length === 0) {
+        // A deuterocanonical book is in the WEB only: say so rather than "does not exist".
+        const elsewhere = bible.chapter(ref.book, 1) === undefined ? bibles.ids().find((id) => bibles.get(id)?.chapter(ref.book, 1)) : undefined;
+        throw notFound(
+          elsewhere
+            ? `${bible.name} (${bible.id}) does not include ${book.name}; ask with bible_id=${elsewhere}.`
+            : `${formatReference(ref)} does not exist in ${bible.name} (${bible.id}).`,
+        );
+      }
       const lang = bible.language.startsWith("es") ? "es" : "en";
       const body: Record<string, unknown> = {
         reference: formatReference(ref, lang),
