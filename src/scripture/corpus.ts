@@ -123,6 +123,7 @@ class LoadedBible implements Bible {
   private extraBooks: BibleFile["books"] | undefined;
   private readonly layoutPath: string | undefined;
   private layoutFile: LayoutFile | null | undefined;
+  private readonly decoded = new Map<string, ChapterLayout>();
 
   constructor(file: BibleFile, paths: { extra?: string; layout?: string } = {}) {
     this.id = file.id;
@@ -180,15 +181,30 @@ class LoadedBible implements Bible {
       }
       this.layoutFile = file as LayoutFile;
     }
+    const key = `${raw.book} ${chapter}`;
+    const known = this.decoded.get(key);
+    if (known !== undefined) return known;
     const data = this.layoutFile?.books[raw.book]?.[chapter - 1];
-    if (data === undefined || data === null) return { headings: [], verses: [] };
-    return {
-      headings: (data.h ?? []).map(([verse, text]) => ({ verse, text })),
-      verses: Object.entries(data.m)
-        .map(([verse, marks]) => ({ verse: Number(verse), marks: marks.split(" ").map(decodeMark) }))
-        .sort((a, b) => a.verse - b.verse),
-    };
+    const layout: ChapterLayout =
+      data === undefined || data === null
+        ? { headings: [], verses: [] }
+        : {
+            headings: (data.h ?? []).map(([verse, text]) => ({ verse, text })),
+            verses: Object.entries(data.m)
+              .map(([verse, marks]) => ({ verse: Number(verse), marks: marks.split(" ").map(decodeMark) }))
+              .sort((a, b) => a.verse - b.verse),
+          };
+    // Decoded once per chapter and shared, so frozen.
+    deepFreeze(layout);
+    this.decoded.set(key, layout);
+    return layout;
   }
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) deepFreeze(inner);
 }
 
 function collect(texts: readonly string[], from: number, to: number): VerseText[] {

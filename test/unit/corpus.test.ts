@@ -276,6 +276,12 @@ describe("layout (optional data beside the text)", () => {
     expect(bible(id).layout(book, chapter)?.headings).toContainEqual({ verse: number, text: heading });
   });
 
+  it("decodes a chapter's layout once and shares it frozen", () => {
+    const first = bible("eng-web").layout("PSA", 119);
+    expect(bible("eng-web").layout("PSA", 119)).toBe(first);
+    expect(Object.isFrozen(first?.verses[0]?.marks)).toBe(true);
+  });
+
   it("has no headings in prose chapters and no layout for a chapter that does not exist", () => {
     expect(bible("eng-web").layout("JHN", 3)?.headings).toEqual([]);
     expect(bible("eng-web").layout("JHN", 30)).toBeUndefined();
