@@ -53,6 +53,14 @@ const EnvSchema = z.object({
   // LangSmith tracing, read by the langsmith library itself; the chat runtime wraps its provider calls only when on.
   LANGSMITH_TRACING: bool(false),
   LANGCHAIN_TRACING_V2: bool(false),
+  // The shape of callers' keys; unset keeps the spec's rule (graphs/chat/contract.ts owns the rule).
+  API_KEY_PREFIXES: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim() === "*" ? ("any" as const) : v.split(",").map((p) => p.trim())))
+    .refine((v) => v === undefined || v === "any" || v.every((p) => p !== "" && !/\s/.test(p)), {
+      message: 'a comma-separated list of key prefixes without spaces or empty entries (e.g. "sk-,gsk_"), or * for any non-empty key',
+    }),
 });
 
 export type Config = {
@@ -77,6 +85,8 @@ export type Config = {
   studioApiKey?: string | undefined;
   /** LANGSMITH_TRACING or LANGCHAIN_TRACING_V2: each provider call is traced as a LangSmith run. */
   tracing: boolean;
+  /** API_KEY_PREFIXES: the prefixes a caller's key may start with, "any", or unset for the spec's rule. */
+  apiKeyPrefixes?: readonly string[] | "any" | undefined;
 };
 
 export class ConfigError extends Error {
@@ -116,5 +126,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     studioApiKey: e.STUDIO_API_KEY,
     tracing: e.LANGSMITH_TRACING || e.LANGCHAIN_TRACING_V2,
+    apiKeyPrefixes: e.API_KEY_PREFIXES,
   };
 }

@@ -124,14 +124,20 @@ export interface RequestCatalog {
   bookId(given: string): string | undefined;
   /** The X-Prompt-Versions value for a theology and profile (both already checked). */
   promptVersions(theology: string, profile: string): string;
+  /** Which keys checkApiKey accepts (API_KEY_PREFIXES, else the spec's `sk-`). */
+  apiKeyRule: ApiKeyRule;
 }
 
 /**
  * The catalog over the prompt registry and the canonical book table. Verse counts are the maximum over
  * the shipped translations (books.ts), so a verse valid in one is accepted for all.
  */
-export function requestCatalog(prompts: Pick<PromptRegistry, "defaultTheology" | "defaultProfile" | "theology" | "profile" | "versions">): RequestCatalog {
+export function requestCatalog(
+  prompts: Pick<PromptRegistry, "defaultTheology" | "defaultProfile" | "theology" | "profile" | "versions">,
+  apiKeyRule: ApiKeyRule = DEFAULT_API_KEY_PREFIXES,
+): RequestCatalog {
   return {
+    apiKeyRule,
     defaultTheology: prompts.defaultTheology.slug,
     defaultProfile: prompts.defaultProfile.slug,
     isTheology: (slug) => prompts.theology(slug) !== undefined,
@@ -142,12 +148,25 @@ export function requestCatalog(prompts: Pick<PromptRegistry, "defaultTheology" |
   };
 }
 
+/**
+ * The shape a caller's key must have: the prefixes it may start with, or "any" non-empty key. The
+ * spec's rule is `sk-` (OpenAI's keys). An operator whose provider issues other keys (Groq's `gsk_`, a
+ * local server that takes any) widens it with API_KEY_PREFIXES (src/config.ts reads it): the check only
+ * turns away keys that cannot be right before the provider is asked; the provider judges the key.
+ */
+export type ApiKeyRule = readonly string[] | "any";
+export const DEFAULT_API_KEY_PREFIXES: ApiKeyRule = ["sk-"];
+
 /** The API key rule: present, and shaped like a provider key. Messages never echo the key. */
-export function checkApiKey(key: string | undefined): string {
+export function checkApiKey(key: string | undefined, rule: ApiKeyRule = DEFAULT_API_KEY_PREFIXES): string {
   if (key === undefined || key === "") {
-    throw new ChatError("missing_api_key", "You didn't provide an API key. Send your model provider's key as 'Authorization: Bearer sk-...'.");
+    const example = rule === "any" ? "<key>" : `${rule[0]}...`;
+    throw new ChatError("missing_api_key", `You didn't provide an API key. Send your model provider's key as 'Authorization: Bearer ${example}'.`);
   }
-  if (!key.startsWith("sk-") || key.length <= 3) throw new ChatError("invalid_api_key", "The API key is not valid: keys start with 'sk-'.");
+  if (rule !== "any" && !rule.some((prefix) => key.startsWith(prefix) && key.length > prefix.length)) {
+    const shapes = rule.length === 1 ? `'${rule[0]}'` : `one of ${rule.map((p) => `'${p}'`).join(", ")}`;
+    throw new ChatError("invalid_api_key", `The API key is not valid: keys start with ${shapes}.`);
+  }
   return key;
 }
 
@@ -201,7 +220,7 @@ export function checkTurns(turns: readonly { role: string }[]): void {
  * same checks one by one, in the order the spec gives its errors).
  */
 export function checkContext(ctx: ChatRequestContext, catalog: RequestCatalog): void {
-  checkApiKey(ctx.apiKey);
+  checkApiKey(ctx.apiKey, catalog.apiKeyRule);
   checkTheology(ctx.theology, catalog);
   checkProfile(ctx.profile, catalog);
   checkBibleId(ctx.bibleId, catalog);

@@ -16,7 +16,7 @@ import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
-export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing">;
+export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes">;
 
 /** What the runtime is built over: loaded data and services the caller owns (and may build lazily). */
 export interface ChatRuntimeParts {
@@ -66,7 +66,7 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
       return parts.prompts;
     },
     get catalog() {
-      return (catalog ??= requestCatalog(parts.prompts));
+      return (catalog ??= requestCatalog(parts.prompts, config.apiKeyPrefixes));
     },
     get bibles() {
       return parts.bibles;

@@ -104,7 +104,7 @@ export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     let parsed: ParsedChat;
     try {
-      const apiKey = readApiKey(req.get("authorization"));
+      const apiKey = readApiKey(req.get("authorization"), deps.catalog.apiKeyRule);
       parsed = parseChatRequest(
         { body: req.body, isJson: req.is("application/json") !== false, header: (n) => req.get(n), apiKey },
         deps.catalog,

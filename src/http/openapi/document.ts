@@ -231,7 +231,7 @@ export function buildOpenApiDocument(version = "0.1.0"): Json {
     components: {
       schemas: components(),
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "Your own model-provider key (sk-...), passed through; never stored." },
+        bearerAuth: { type: "http", scheme: "bearer", description: "Your own model-provider key, passed through; never stored. It must start with sk- unless the operator set API_KEY_PREFIXES." },
       },
     },
   };
