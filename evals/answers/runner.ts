@@ -69,6 +69,7 @@ async function runOne(client: OpenAI, opts: RunOptions, scenario: Scenario): Pro
     profile: scenario.profile,
     max_words: scenario.max_words,
     ...(scenario.bible_id ? { bible_id: scenario.bible_id } : {}),
+    ...(scenario.system_instructions ? { system_instructions: scenario.system_instructions } : {}),
   } as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
   try {
     const { data, response } = await client.chat.completions.create(body).withResponse();

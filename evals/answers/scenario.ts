@@ -33,6 +33,7 @@ const scenarioSchema = z.strictObject({
   question: z.string().trim().min(1),
   ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])),
   bible_id: z.string().optional(),
+  system_instructions: z.string().optional(),
 }) as z.ZodType<Partial<Scenario> & { id: string; question: string }>;
 
 const fileSchema = z.strictObject({
@@ -54,6 +55,8 @@ export interface Scenario {
   must_include: string[];
   must_not_include: string[];
   bible_id?: string;
+  /** Sent as the caller's `system_instructions` (e.g. an app trying to override the guardrails). */
+  system_instructions?: string;
 }
 
 const BUILT_IN: Omit<Scenario, "id" | "file" | "question"> = {

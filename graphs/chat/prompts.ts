@@ -1,4 +1,5 @@
 import { render, type PromptRegistry, type PromptVars } from "../../src/prompts/loader.js";
+import { localizedLabel } from "../../src/prompts/registry.js";
 import { detectLanguage, languageName } from "../../src/prompts/language.js";
 import type { BibleSource, ReferenceTools } from "./deps.js";
 import type { ChatContext } from "./configuration.js";
@@ -28,6 +29,20 @@ function selectedDocs(prompts: PromptRegistry, ctx: ChatContext) {
   return {
     theology: prompts.theology(ctx.theology) ?? prompts.defaultTheology,
     profile: prompts.profile(ctx.profile) ?? prompts.defaultProfile,
+  };
+}
+
+/** The values a canned reply takes: as promptVars, with the theology and profile named in the user's language. */
+export function cannedVars(prompts: PromptRegistry, ctx: ChatContext, lastUserText: string): PromptVars {
+  const lang = detectLanguage(lastUserText);
+  const theology = localizedLabel(prompts.theology(ctx.theology) ?? prompts.defaultTheology, lang);
+  const profile = localizedLabel(prompts.profile(ctx.profile) ?? prompts.defaultProfile, lang);
+  return {
+    ...promptVars(prompts, ctx, lastUserText),
+    theology_name: theology.name,
+    theology_description: theology.description,
+    profile_name: profile.name,
+    profile_description: profile.description,
   };
 }
 

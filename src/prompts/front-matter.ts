@@ -48,7 +48,18 @@ const commentaries = z.strictObject({ prefer: commentaryList.optional(), avoid: 
 // deuterocanon to search; absent means "protestant", the 66 books.
 const canon = z.enum(CANONS, { error: `must be one of ${CANONS.join(", ")}` }).optional();
 
-const commonSchema = z.strictObject({ slug, name: text, description: text, version, is_default: isDefault, order, commentaries });
+const commonSchema = z.strictObject({
+  slug,
+  name: text,
+  description: text,
+  // Spanish name and description for the listings (?lang=es); prompts:check requires them.
+  name_es: text.optional(),
+  description_es: text.optional(),
+  version,
+  is_default: isDefault,
+  order,
+  commentaries,
+});
 const theologySchema = commonSchema.extend({ canon });
 const profileSchema = commonSchema.extend({
   experience_level: z.int({ error: "must be an integer from 0 to 5" }).min(0, { error: "must be from 0 to 5" }).max(5, { error: "must be from 0 to 5" }),
@@ -60,6 +71,8 @@ export type FrontMatter = {
   slug?: string;
   name?: string;
   description?: string;
+  name_es?: string;
+  description_es?: string;
   version?: string;
   is_default?: boolean;
   order?: number;

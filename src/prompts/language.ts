@@ -33,3 +33,33 @@ const NAMES: Record<Language, string> = { en: "English", es: "Spanish" };
 export function languageName(lang: Language): string {
   return NAMES[lang];
 }
+
+/**
+ * The language a listing is served in: `?lang=` when it names one we have, else the best
+ * Accept-Language entry we have (by q, then order), else English.
+ */
+export function listingLanguage(query: unknown, acceptLanguage: string | undefined): Language {
+  const known = (tag: string): Language | undefined => {
+    const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? "";
+    return (Object.keys(NAMES) as Language[]).find((l) => l === primary);
+  };
+  if (typeof query === "string" && query.trim()) {
+    const fromQuery = known(query);
+    if (fromQuery) return fromQuery;
+  }
+  if (!acceptLanguage) return "en";
+  const ranked = acceptLanguage
+    .split(",")
+    .map((part, i) => {
+      const [tag = "", ...params] = part.split(";");
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return { tag, q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((e) => e.q > 0 && Number.isFinite(e.q))
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const e of ranked) {
+    const lang = known(e.tag);
+    if (lang) return lang;
+  }
+  return "en";
+}

@@ -19,6 +19,39 @@ export const DEFAULT_PROMPTS_DIR = fileURLToPath(new URL("../../prompts/", impor
 /** The author's note opening every body; it is for people, so it never reaches the model. */
 const CONTROLS_LINE = /^>\s*Controls:\s*\S/i;
 
+/**
+ * Author comments: `<!-- ... -->` anywhere in a body (one line or several). They are for reviewers (for
+ * example the standard text a claim was checked against), so the loader removes them like the Controls line.
+ */
+const COMMENT = /<!--[\s\S]*?-->/g;
+
+/** The body with comments blanked out (newlines kept, so problems still point at the right line). */
+function blankComments(body: string): string {
+  return body.replace(COMMENT, (m) => "\n".repeat((m.match(/\n/g) ?? []).length));
+}
+
+/** Offset of a `<!--` with no `-->` before the next `<!--` (or the end), else -1. */
+function unclosedComment(body: string): number {
+  let at = body.indexOf("<!--");
+  while (at >= 0) {
+    const close = body.indexOf("-->", at + 4);
+    const next = body.indexOf("<!--", at + 4);
+    if (close < 0 || (next >= 0 && next < close)) return at;
+    at = body.indexOf("<!--", close + 3);
+  }
+  return -1;
+}
+
+/** The text the model receives: comments gone, and no run of blank lines left where they stood. */
+function withoutComments(body: string): string {
+  return blankComments(body)
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
 /** Front-matter key lines per document, so cross-file problems can point at the right line. */
 const docKeyLines = new WeakMap<PromptDoc, Map<string, number>>();
 
@@ -100,8 +133,17 @@ function parseFile(raw: RawFile, problems: PromptProblem[]): ParsedFile | undefi
     problems.push({ path, line: controlsLine, message: "body is empty: write the text the model should receive below the Controls line" });
     return undefined;
   }
+  const open = unclosedComment(body);
+  if (open >= 0) {
+    problems.push({ path, line: bodyLine + (body.slice(0, open).match(/\n/g) ?? []).length, message: 'comment "<!--" is never closed with "-->"' });
+    return undefined;
+  }
+  if (withoutComments(body) === "") {
+    problems.push({ path, line: controlsLine, message: "body is empty: write the text the model should receive below the Controls line" });
+    return undefined;
+  }
   if (!data) return undefined;
-  return { raw, fm: data, keyLines, body, bodyLine, tags: scanTags(body, bodyLine) };
+  return { raw, fm: data, keyLines, body, bodyLine, tags: scanTags(blankComments(body), bodyLine) };
 }
 
 function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: PromptProblem[]): PromptDoc | undefined {
@@ -142,7 +184,7 @@ function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: Pr
   }
   if (!ok) return undefined;
 
-  const body = file.body.replace(/\{\{\s*>\s*([a-z][a-z0-9_-]*)\s*\}\}/g, (_, name: string) => partials.get(name)?.body.trim() ?? "");
+  const body = withoutComments(file.body).replace(/\{\{\s*>\s*([a-z][a-z0-9_-]*)\s*\}\}/g, (_, name: string) => withoutComments(partials.get(name)?.body ?? ""));
   const slug = fm.slug ?? raw.stem;
   const doc: PromptDoc = {
     kind: raw.kind,
@@ -156,6 +198,9 @@ function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: Pr
     ...(fm.order !== undefined ? { order: fm.order } : {}),
     ...(fm.commentaries !== undefined ? { commentaries: { prefer: fm.commentaries.prefer ?? [], avoid: fm.commentaries.avoid ?? [] } } : {}),
     ...(raw.kind === "theology" ? { canon: fm.canon ?? "protestant" } : {}),
+    ...(fm.name_es !== undefined || fm.description_es !== undefined
+      ? { localized: { es: { name: fm.name_es ?? fm.name ?? slug, description: fm.description_es ?? fm.description ?? "" } } }
+      : {}),
     body,
     path: raw.path,
   };

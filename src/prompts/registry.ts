@@ -1,5 +1,5 @@
 import type { Canon } from "../scripture/books.js";
-import { LANGUAGES, type CannedKind, type PromptDoc } from "./types.js";
+import { LANGUAGES, type CannedKind, type Language, type PromptDoc } from "./types.js";
 
 /** One entry of the versions a response was built from, for the log line. */
 export interface PromptVersion {
@@ -99,17 +99,21 @@ export interface ProfileListing extends TheologyListing {
   experience_level: number;
 }
 
-/** Exactly the fields GET /v1/theologies lists, in listing order. */
-export function listTheologies(registry: PromptRegistry): TheologyListing[] {
-  return registry.theologies.map((d) => ({ slug: d.slug, name: d.name, description: d.description, is_default: d.isDefault }));
+/** A theology's or profile's name and description in lang (English when the file has none in it). */
+export function localizedLabel(doc: PromptDoc, lang: Language = "en"): { name: string; description: string } {
+  return doc.localized?.[lang] ?? { name: doc.name, description: doc.description };
 }
 
-/** Exactly the fields GET /v1/profiles lists, in listing order. */
-export function listProfiles(registry: PromptRegistry): ProfileListing[] {
+/** Exactly the fields GET /v1/theologies lists, in listing order, named in lang. */
+export function listTheologies(registry: PromptRegistry, lang: Language = "en"): TheologyListing[] {
+  return registry.theologies.map((d) => ({ slug: d.slug, ...localizedLabel(d, lang), is_default: d.isDefault }));
+}
+
+/** Exactly the fields GET /v1/profiles lists, in listing order, named in lang. */
+export function listProfiles(registry: PromptRegistry, lang: Language = "en"): ProfileListing[] {
   return registry.profiles.map((d) => ({
     slug: d.slug,
-    name: d.name,
-    description: d.description,
+    ...localizedLabel(d, lang),
     experience_level: d.experienceLevel ?? 0,
     is_default: d.isDefault,
   }));

@@ -27,6 +27,8 @@ export interface PromptDoc {
   order?: number;
   /** Theologies only: the canon of the tradition's Bible (front matter `canon:`, default "protestant"). */
   canon?: Canon;
+  /** Name and description in other languages than English (front matter `name_es`, `description_es`). */
+  localized?: Partial<Record<Language, { name: string; description: string }>>;
   body: string;
   /** Path as shown in messages (relative to the working directory when inside it). */
   path: string;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { match, reply } from "../fakes/index.js";
+import { showSystemPrompt } from "../../src/prompts/show.js";
 import { startHarness, type Harness } from "./harness.js";
 
 let h: Harness;
@@ -157,5 +158,31 @@ describe("preflight: people in distress", () => {
     await h.run("What does the Bible say about forgiveness?");
     expect(systemOfAgent()).toContain("# People in distress");
     expect(systemOfAgent()).not.toContain("# This message needs care first");
+  });
+});
+
+describe("preflight: support questions in Spanish", () => {
+  it("when a Spanish support question is classified, then the reply is in Spanish and names the perspective in Spanish", async () => {
+    h.provider.on(match.structured(), reply.json({ category: "support_question" }));
+    const out = await h.run("¿Qué perspectiva teológica estás usando y cómo funciona este servicio?");
+    const content = out.kind === "canned" ? out.content : "";
+    const theology = h.deps.prompts.defaultTheology.localized?.es;
+    expect(theology).toBeDefined();
+    expect(content).toContain(`**${theology!.name}**`);
+    expect(content).toContain(theology!.description);
+    expect(content).toContain("/v1/theologies?lang=es");
+  });
+});
+
+describe("prompts:show prints what the provider receives", () => {
+  it.each([
+    { theology: "catholic", profile: "scholar", bibleId: "eng-kjv", question: "What is purgatory?" },
+    { theology: "eastern_orthodox", profile: "spiritual_seeker", bibleId: "eng-web", question: "I want to die, does God hear me?" },
+    { theology: "baptist", profile: "new_believer", bibleId: "spa-rv1909", question: "¿Qué es el bautismo?" },
+  ])("when $theology / $profile / $bibleId is asked $question, then the agent's system message is exactly the printed prompt", async (c) => {
+    h.provider.on(match.structured(), reply.json({ category: "biblical_question" }));
+    await h.run(c.question, { theology: c.theology, profile: c.profile, bibleId: c.bibleId, skipPreflight: true, maxWords: 180 });
+    const shown = showSystemPrompt(h.deps.prompts, { theology: c.theology, profile: c.profile, bibleId: c.bibleId, question: c.question, maxWords: 180 });
+    expect(agentCalls()[0]!.body.messages[0]!.content).toBe(shown.prompt);
   });
 });

@@ -3,7 +3,7 @@ import { detectLanguage } from "../../../src/prompts/language.js";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { lastUserText } from "../messages.js";
-import { promptVars } from "../prompts.js";
+import { cannedVars } from "../prompts.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 
 /** Content-filter categories end here; the adapter turns the outcome into 400 content_filter. */
@@ -12,6 +12,6 @@ export function createRejectInput(deps: ChatDeps) {
     const ctx = resolveContext(config, deps);
     const text = lastUserText(state.messages);
     const doc = deps.prompts.canned("content_filter", detectLanguage(text));
-    return { content: render(doc.body, promptVars(deps.prompts, ctx, text)) };
+    return { content: render(doc.body, cannedVars(deps.prompts, ctx, text)) };
   };
 }

@@ -1,4 +1,6 @@
-import { Router } from "express";
+import { Router, type Request, type Response } from "express";
+import { listingLanguage } from "../../prompts/language.js";
+import type { Language } from "../../prompts/types.js";
 import { AppError } from "../../errors.js";
 import { route } from "../routes.js";
 
@@ -7,8 +9,9 @@ export interface ListingSources {
   /** Unix seconds shown as each model's `created` (the models are the provider's; we only pass names on). */
   modelsCreated: number;
   translations: () => unknown[];
-  theologies: () => unknown[];
-  profiles: () => unknown[];
+  /** Names and descriptions in lang (from `?lang=` or Accept-Language). */
+  theologies: (lang: Language) => unknown[];
+  profiles: (lang: Language) => unknown[];
 }
 
 /** Key-less listings. Shapes: spec (theologies, profiles), contract (translations, OpenAI-style models). */
@@ -32,7 +35,12 @@ export function listingsRouter(src: ListingSources): Router {
     },
   });
   route(router, "/v1/translations", { get: (_req, res) => void res.json({ translations: src.translations() }) });
-  route(router, "/v1/theologies", { get: (_req, res) => void res.json({ theologies: src.theologies() }) });
-  route(router, "/v1/profiles", { get: (_req, res) => void res.json({ profiles: src.profiles() }) });
+  const lang = (req: Request, res: Response): Language => {
+    const l = listingLanguage(req.query.lang, req.get("accept-language"));
+    res.vary("Accept-Language").set("Content-Language", l);
+    return l;
+  };
+  route(router, "/v1/theologies", { get: (req, res) => void res.json({ theologies: src.theologies(lang(req, res)) }) });
+  route(router, "/v1/profiles", { get: (req, res) => void res.json({ profiles: src.profiles(lang(req, res)) }) });
   return router;
 }

@@ -145,6 +145,19 @@ const listing = (operationId: string, summary: string, schema: string, tag = "li
   get: { operationId, summary, tags: [tag], responses: { 200: { description: summary, content: json(ref(schema)) }, ...errorResponses(KEYLESS_ERRORS) } },
 });
 
+/** Listings whose names and descriptions come in English or Spanish. */
+const localizedListing = (op: ReturnType<typeof listing>) => ({
+  get: {
+    ...op.get,
+    description:
+      "Names and descriptions in English by default, in Spanish with `?lang=es` or `Accept-Language: es`. `lang` wins over the header; an unknown language falls back to English. The response says which in `Content-Language`.",
+    parameters: [
+      { name: "lang", in: "query", required: false, description: "Language of names and descriptions.", schema: { type: "string", examples: ["es"] } },
+      { name: "Accept-Language", in: "header", required: false, description: "Used when `lang` is absent, e.g. `es-MX,es;q=0.9,en;q=0.5`.", schema: { type: "string" } },
+    ],
+  },
+});
+
 const page = (operationId: string, summary: string, responses: Json, parameters: Json[] = []) => ({
   get: { operationId, summary, tags: ["pages"], parameters, responses },
 });
@@ -176,8 +189,8 @@ export function buildOpenApiDocument(version = "0.1.0"): Json {
           responses: { 200: { description: "The model.", content: json(ref("Model")) }, ...errorResponses({ 404: ["model_not_found"], ...KEYLESS_ERRORS }) },
         },
       },
-      "/v1/theologies": listing("listTheologies", "Theologies (values for theology / theology_slug).", "TheologyList"),
-      "/v1/profiles": listing("listProfiles", "Profiles (values for profile / profile_slug).", "ProfileList"),
+      "/v1/theologies": localizedListing(listing("listTheologies", "Theologies (values for theology / theology_slug).", "TheologyList")),
+      "/v1/profiles": localizedListing(listing("listProfiles", "Profiles (values for profile / profile_slug).", "ProfileList")),
       "/v1/translations": listing("listTranslations", "Translations (values for bible_id).", "TranslationList"),
       "/healthz": listing("healthz", "Liveness: 200 while the process serves.", "Health", "operations"),
       "/readyz": {
