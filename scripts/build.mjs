@@ -36,9 +36,18 @@ function isSource(file) {
   return file.endsWith(".ts") && !file.endsWith(".d.ts") && !file.endsWith(".test.ts");
 }
 
-/** A hash of every input: file names and contents under the compiled folders, this script, esbuild. */
+/** Top-level entries linked into dist/. */
+function linkedEntries() {
+  return readdirSync(ROOT).filter((entry) => !NOT_LINKED.has(entry) && !entry.startsWith("dist.tmp-") && (!entry.startsWith(".") || entry === ".env"));
+}
+
+/**
+ * A hash of every input: file names and contents under the compiled folders, the top-level entries to
+ * link (a new folder such as data/... must be linked too), this script and esbuild's version.
+ */
 function inputHash(files) {
   const h = createHash("sha256");
+  h.update(`${linkedEntries().sort().join("\0")}\0`);
   // esbuild itself is imported only to build: the check that runs on every start stays cheap.
   h.update(readFileSync(createRequire(import.meta.url).resolve("esbuild/package.json")));
   h.update(readFileSync(fileURLToPath(import.meta.url)));
@@ -75,10 +84,7 @@ export async function buildDist({ ifStale = false } = {}) {
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(file, target);
   }
-  for (const entry of readdirSync(ROOT)) {
-    const wanted = !NOT_LINKED.has(entry) && !entry.startsWith("dist.tmp-") && (!entry.startsWith(".") || entry === ".env");
-    if (wanted) symlinkSync(join("..", entry), join(tmp, entry));
-  }
+  for (const entry of linkedEntries()) symlinkSync(join("..", entry), join(tmp, entry));
   writeFileSync(join(tmp, STAMP), `${hash}\n`);
   rmSync(OUT, { recursive: true, force: true });
   renameSync(tmp, OUT);
