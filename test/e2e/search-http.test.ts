@@ -184,3 +184,85 @@ describe("scripture search over HTTP on a real embedded Chroma", () => {
     expect(svc.embedded()!.pid()).not.toBe(pid);
   });
 });
+
+describe("search results: never empty, highlights, reader url, deuterocanon", () => {
+  it("when a Spanish question names a concept (immigrants), then results come back and the Bible's word for it is highlighted", async () => {
+    const { status, body } = await get({ q: "¿cómo debemos tratar a los inmigrantes?" });
+    expect(status).toBe(200);
+    expect(body.total).toBeGreaterThan(0);
+    const keys = body.results.map((r: Item) => `${r.book_id} ${r.chapter}`);
+    expect(keys.some((k: string) => ["EXO 22", "EXO 23", "MAT 25"].includes(k))).toBe(true);
+    const texts = body.results.flatMap((r: { highlights: { text: string }[] }) => r.highlights.map((h) => h.text)).join(" ");
+    expect(texts).toMatch(/foreigner|stranger|alien/i);
+  });
+
+  it.each(["xyzzy qwerty", "forgivness", "zzz"])("when no word of %j is in the index, then the list is still not empty", async (q) => {
+    const { status, body } = await get({ q });
+    expect(status).toBe(200);
+    expect(body.total).toBeGreaterThan(0);
+    expectRanked(body.results);
+  });
+
+  it("when the question matches nothing, then the stand-ins are marked by a similarity of at most 0.01 and respect a filter", async () => {
+    const all = await get({ q: "xyzzy qwerty" });
+    for (const r of all.body.results) expect(r.similarity).toBeLessThanOrEqual(0.01);
+    const inBook = await get({ q: "xyzzy qwerty", book: "Romans" });
+    expect(inBook.body.total).toBeGreaterThan(0);
+    for (const r of inBook.body.results) expect(r.book_id).toBe("ROM");
+  });
+
+  it("when a typo misses the index, then words that begin alike find the passage", async () => {
+    const { body } = await get({ q: "forgivness", limit: "10" });
+    expect(body.results[0].similarity).toBeGreaterThan(0.01);
+    expect(body.results[0].highlights[0].text).toMatch(/forgiv/i);
+  });
+
+  it("when a chapter is found, then highlights name its best verses in the requested translation and url opens it in the reader", async () => {
+    const web = await get({ q: "love is patient and kind, love does not envy" });
+    const first = web.body.results[0];
+    expect(first).toMatchObject({ book_id: "1CO", chapter: 13, url: "/read/1CO/13" });
+    expect(first.highlights.length).toBeGreaterThan(0);
+    expect(first.highlights.length).toBeLessThanOrEqual(3);
+    expect(first.highlights.map((h: { verse: number }) => h.verse)).toContain(4);
+    expect(first.highlights.find((h: { verse: number }) => h.verse === 4).text).toContain("Love is patient");
+    const kjv = await get({ q: "love is patient and kind, love does not envy", bible_id: "eng-kjv" });
+    expect(kjv.body.results[0].url).toBe("/read/1CO/13?bible_id=eng-kjv");
+    expect(kjv.body.results[0].highlights.find((h: { verse: number }) => h.verse === 4).text).toMatch(/Charity suffereth long/);
+  });
+
+  it("when the query is a verse reference, then its verses are the highlights; a whole chapter has none", async () => {
+    const verse = await get({ q: "John 3:16" });
+    expect(verse.body.results[0]).toMatchObject({ url: "/read/JHN/3", highlights: [{ verse: 16 }] });
+    expect(verse.body.results[0].highlights[0].text).toContain("For God so loved the world");
+    expect((await get({ q: "Genesis 1" })).body.results[0].highlights).toEqual([]);
+  });
+
+  it("when deuterocanon is not asked for, then Tobit never ranks; with deuterocanon=true (query or body) it does", async () => {
+    const q = "the angel Raphael, Tobias and the fish";
+    const plain = await get({ q, limit: "10" });
+    expect(plain.body.results.map((r: Item) => r.book_id)).not.toContain("TOB");
+    const withQuery = await get({ q, deuterocanon: "true" });
+    expect(withQuery.body.results[0].book_id).toBe("TOB");
+    const withBody = await post({ query: q, deuterocanon: true });
+    expect(withBody.body.results[0]).toMatchObject({ book_id: "TOB", book: "Tobit", url: expect.stringMatching(/^\/read\/TOB\/\d+$/) });
+    const ot = await get({ q, deuterocanon: "1", testament: "OT" });
+    expect(ot.body.results[0].book_id).toBe("TOB");
+    const nt = await get({ q, deuterocanon: "true", testament: "NT" });
+    expect(nt.body.results.map((r: Item) => r.book_id)).not.toContain("TOB");
+  });
+
+  it("when a translation lacks the deuterocanon, then its chapters are read from eng-web and the url says so", async () => {
+    const { body } = await get({ q: "the angel Raphael, Tobias and the fish", deuterocanon: "true", bible_id: "eng-kjv" });
+    expect(body.results[0].book_id).toBe("TOB");
+    expect(body.results[0].text.length).toBeGreaterThan(100);
+    expect(body.results[0].url).not.toContain("bible_id");
+  });
+
+  it("when deuterocanon is not a boolean, then 400 invalid_parameter", async () => {
+    const bad = await get({ q: "wisdom", deuterocanon: "maybe" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: "invalid_parameter", param: "deuterocanon" });
+    expect((await post({ query: "wisdom", deuterocanon: 3 })).body.error.param).toBe("deuterocanon");
+    expect((await get({ q: "wisdom", deuterocanon: "false" })).status).toBe(200);
+  });
+});

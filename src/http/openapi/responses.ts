@@ -91,6 +91,10 @@ const SearchResult = z.object({
   chapter: z.int(),
   text: z.string().describe("The whole chapter in the requested translation."),
   similarity: z.number().min(0).max(1),
+  highlights: z
+    .array(z.object({ verse: z.int(), text: z.string() }))
+    .describe("The verses that matched best (at most three, best first; a direct passage's named verses, at most ten), in the requested translation."),
+  url: z.string().describe("The chapter in the reader; absolute when PUBLIC_BASE_URL is set, with bible_id when not the default."),
 });
 
 export const SearchResponse = z.object({

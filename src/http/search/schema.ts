@@ -36,6 +36,10 @@ const commonFields = {
   limit: z.union([limitValue, z.literal(""), z.null()]).optional(),
   testament: optionalText.pipe(testamentValue.nullish()).describe(testamentValue.description!),
   book: optionalText.describe('Restrict to one book by name or id ("John", "JHN", "Juan").'),
+  deuterocanon: z
+    .union([z.boolean(), z.enum(["true", "false", "1", "0", ""]), z.null()])
+    .optional()
+    .describe("Also rank the deuterocanonical books (Tobit, Judith, Wisdom, Sirach, 1-4 Maccabees, ...; text from eng-web). Default false: the 66 books."),
 };
 
 /**
@@ -123,6 +127,12 @@ export function parseSearchRequest(raw: Raw, queryParam: QueryName, bibleIds: re
     throw invalidParameter(`Unknown book '${bookText}'. Use a book name or id such as "John" or "JHN".`, "book");
   }
 
+  const given = single(raw, "deuterocanon");
+  const deutero = typeof given === "string" ? given.trim().toLowerCase() : given;
+  const deuteroOk = commonFields.deuterocanon.safeParse(deutero);
+  if (!deuteroOk.success) throw invalidParameter(`'deuterocanon' must be true or false.`, "deuterocanon");
+  const deuterocanon = deutero === true || deutero === "true" || deutero === "1";
+
   return {
     rawQuery: q,
     query: q.trim(),
@@ -130,5 +140,6 @@ export function parseSearchRequest(raw: Raw, queryParam: QueryName, bibleIds: re
     limit,
     ...(testament ? { testament } : {}),
     ...(book ? { book: book.id } : {}),
+    ...(deuterocanon ? { deuterocanon } : {}),
   };
 }

@@ -57,6 +57,20 @@ export class Bm25Index {
     }
   }
 
+  /**
+   * Index terms that begin like a word the index does not hold ("forgivness" -> forgiv...), for a query
+   * that matched nothing: the word's first `min` letters at least, most frequent terms first, at most five.
+   */
+  termsLike(word: string, min: number): string[] {
+    if (word.length < min || this.postings.has(word)) return this.postings.has(word) ? [word] : [];
+    const out: { term: string; df: number }[] = [];
+    for (let n = Math.min(word.length, 6); n >= min && out.length === 0; n--) {
+      const prefix = word.slice(0, n);
+      for (const [term, p] of this.postings) if (term.startsWith(prefix)) out.push({ term, df: p.docs.length });
+    }
+    return out.sort((a, b) => b.df - a.df || a.term.localeCompare(b.term)).slice(0, 5).map((x) => x.term);
+  }
+
   idf(term: string): number {
     return this.postings.get(term)?.idf ?? 0;
   }

@@ -29,6 +29,8 @@ export interface RankedChapter {
   chapter: number;
   /** In [0, 1]. */
   similarity: number;
+  /** The chapter's best-scoring window (a passage index), when a window matched; a title or concept alone names none. */
+  window?: number;
 }
 
 /** Windows grouped to chapters, with the keyword index over them; built once per corpus. */
@@ -37,6 +39,7 @@ export class PassageRanker {
   readonly chapterOf: Int32Array;
   private readonly firstWindow: number[] = [];
   private readonly scratch: Record<"window" | "best" | "second" | "score", Float32Array>;
+  private readonly bestWindow: Int32Array;
   private readonly chapterMark: Uint8Array;
   private readonly touchedWindows: number[] = [];
   private readonly touchedChapters: number[] = [];
@@ -66,6 +69,12 @@ export class PassageRanker {
     const m = this.chapters.length;
     this.scratch = { window: new Float32Array(n), best: new Float32Array(m), second: new Float32Array(m), score: new Float32Array(m) };
     this.chapterMark = new Uint8Array(m);
+    this.bestWindow = new Int32Array(m).fill(-1);
+  }
+
+  /** The first window (passage index) of a chapter id. */
+  firstWindowOf(c: number): number {
+    return this.firstWindow[c]!;
   }
 
   chapterId(book: string, chapter: number): number | undefined {
@@ -81,19 +90,21 @@ export class PassageRanker {
       titles: readonly TitleMatch[];
       /** Passages [from, to) that may rank: filters are contiguous because passages are in canonical order. */
       range?: readonly [number, number];
+      /** Several allowed ranges (the Old Testament with the deuterocanon after the New); overrides `range`. */
+      ranges?: readonly (readonly [number, number])[];
     },
     limit: number,
     fusion: FusionOptions = DEFAULT_FUSION,
   ): RankedChapter[] {
-    const [from, to] = input.range ?? [0, this.passages.length];
+    const allowed = allowedRanges(input.ranges ?? [input.range ?? [0, this.passages.length]]);
     const keyword = input.keyword ?? this.bm25.sparse(input.tokens);
     // rank() never awaits, so one set of scratch buffers serves every call; only the windows and
     // chapters a query touches are visited and then reset, never a pass over all of them.
     const { window: windowScore, best, second, score } = this.scratch;
     const windows = this.touchedWindows;
     windows.length = 0;
-    if (fusion.mode === "rrf") this.fuseRrf(keyword, input.dense, windowScore, windows, [from, to], fusion.rrfK);
-    else this.fuseBlend(keyword, input.dense, windowScore, windows, [from, to], fusion.keyword);
+    if (fusion.mode === "rrf") this.fuseRrf(keyword, input.dense, windowScore, windows, allowed, fusion.rrfK);
+    else this.fuseBlend(keyword, input.dense, windowScore, windows, allowed, fusion.keyword);
 
     const chapters = this.touchedChapters;
     chapters.length = 0;
@@ -104,45 +115,48 @@ export class PassageRanker {
       if (s <= 0) continue;
       const c = this.chapterOf[i]!;
       if (!mark[c]) (mark[c] = 1), chapters.push(c);
-      if (s > best[c]!) (second[c] = best[c]!), (best[c] = s);
+      if (s > best[c]!) (second[c] = best[c]!), (best[c] = s), (this.bestWindow[c] = i);
       else if (s > second[c]!) second[c] = s;
     }
     for (const c of chapters) score[c] = best[c]! + fusion.second * second[c]!;
-    this.addTitles(score, chapters, input.titles, [from, to], fusion);
+    this.addTitles(score, chapters, input.titles, allowed, fusion);
 
     const max = 1 + fusion.second + fusion.title;
     const order = chapters.filter((c) => score[c]! > 0);
     order.sort((a, b) => score[b]! - score[a]! || a - b);
-    const ranked = order.slice(0, limit).map((c) => ({ ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max) }));
-    for (const c of chapters) (best[c] = 0), (second[c] = 0), (score[c] = 0), (mark[c] = 0);
+    const ranked = order.slice(0, limit).map((c): RankedChapter => {
+      const w = this.bestWindow[c]!;
+      return { ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max), ...(w >= 0 ? { window: w } : {}) };
+    });
+    for (const c of chapters) (best[c] = 0), (second[c] = 0), (score[c] = 0), (mark[c] = 0), (this.bestWindow[c] = -1);
     return ranked;
   }
 
   /** Keyword scores scaled by their best among allowed windows; cosine as is (already in [0, 1] for hits). */
-  private fuseBlend(keyword: SparseScores, dense: readonly DenseHit[] | null, out: Float32Array, touched: number[], [from, to]: readonly [number, number], w: number) {
+  private fuseBlend(keyword: SparseScores, dense: readonly DenseHit[] | null, out: Float32Array, touched: number[], allowed: (i: number) => boolean, w: number) {
     const { docs, scores } = keyword;
     let maxK = 0;
-    for (let j = 0; j < docs.length; j++) if (docs[j]! >= from && docs[j]! < to && scores[j]! > maxK) maxK = scores[j]!;
+    for (let j = 0; j < docs.length; j++) if (allowed(docs[j]!) && scores[j]! > maxK) maxK = scores[j]!;
     const kw = dense ? w : 1;
     if (maxK > 0) {
       for (let j = 0; j < docs.length; j++) {
         const d = docs[j]!;
-        if (d >= from && d < to) (out[d] = (kw * scores[j]!) / maxK), touched.push(d);
+        if (allowed(d)) (out[d] = (kw * scores[j]!) / maxK), touched.push(d);
       }
     }
     if (dense) {
       for (const h of dense) {
-        if (!(h.score > 0 && h.index >= from && h.index < to)) continue;
+        if (!(h.score > 0 && allowed(h.index))) continue;
         if (out[h.index] === 0) touched.push(h.index);
         out[h.index]! += (1 - w) * h.score;
       }
     }
   }
 
-  private fuseRrf(keyword: SparseScores, dense: readonly DenseHit[] | null, out: Float32Array, touched: number[], [from, to]: readonly [number, number], k: number) {
+  private fuseRrf(keyword: SparseScores, dense: readonly DenseHit[] | null, out: Float32Array, touched: number[], allowed: (i: number) => boolean, k: number) {
     const { docs, scores } = keyword;
     const ranked: number[] = [];
-    for (let j = 0; j < docs.length; j++) if (docs[j]! >= from && docs[j]! < to) ranked.push(j);
+    for (let j = 0; j < docs.length; j++) if (allowed(docs[j]!)) ranked.push(j);
     ranked.sort((a, b) => scores[b]! - scores[a]! || docs[a]! - docs[b]!);
     // Scaled so the top of one list is worth about 0.5, comparable with the blend's range.
     const scale = (k + 1) / 2;
@@ -152,14 +166,13 @@ export class PassageRanker {
     };
     ranked.slice(0, 200).forEach((j, r) => add(docs[j]!, scale / (k + r + 1)));
     if (dense) {
-      const hits = dense.filter((h) => h.index >= from && h.index < to).sort((a, b) => b.score - a.score);
+      const hits = dense.filter((h) => allowed(h.index)).sort((a, b) => b.score - a.score);
       hits.forEach((h, r) => add(h.index, scale / (k + r + 1)));
     }
   }
 
-  private addTitles(score: Float32Array, chapters: number[], titles: readonly TitleMatch[], [from, to]: readonly [number, number], fusion: FusionOptions) {
+  private addTitles(score: Float32Array, chapters: number[], titles: readonly TitleMatch[], allowed: (i: number) => boolean, fusion: FusionOptions) {
     if (titles.length === 0) return;
-    const allowed = (i: number) => i >= from && i < to;
     const weight = fusion.title;
     const boost = new Map<number, number>();
     for (const m of titles) {
@@ -179,4 +192,13 @@ export class PassageRanker {
       score[c]! += b;
     }
   }
+}
+
+/** A membership test for passage ranges; one range (the usual case) is two comparisons. */
+function allowedRanges(ranges: readonly (readonly [number, number])[]): (i: number) => boolean {
+  if (ranges.length === 1) {
+    const [from, to] = ranges[0]!;
+    return (i) => i >= from && i < to;
+  }
+  return (i) => ranges.some(([from, to]) => i >= from && i < to);
 }

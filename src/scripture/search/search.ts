@@ -1,12 +1,15 @@
 import { bookById, type Testament } from "../books.js";
-import type { BibleLibrary } from "../corpus.js";
+import type { Bible, BibleLibrary } from "../corpus.js";
+import { readerUrl } from "../links.js";
+import { DEFAULT_TRANSLATION_ID } from "../translations.js";
 import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
+import type { Passage } from "./types.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
 import { conceptVocabulary, matchConcepts, type ConceptMatch } from "./concepts.js";
 import { matchTitles, phraseTokens, type TitleMatch } from "./titles.js";
 import { glossSpanish } from "./spanish.js";
-import { tokenize } from "./tokenizer.js";
+import { tokenize, words } from "./tokenizer.js";
 
 export interface SearchRequest {
   query: string;
@@ -15,6 +18,8 @@ export interface SearchRequest {
   testament?: Testament;
   /** USFM id. */
   book?: string;
+  /** Rank the deuterocanonical books too (eng-web carries them); the 66 only when absent or false. */
+  deuterocanon?: boolean;
 }
 
 export interface SearchResult {
@@ -24,6 +29,10 @@ export interface SearchResult {
   chapter: number;
   text: string;
   similarity: number;
+  /** The verses that matched best (at most three, best first), in the requested translation. */
+  highlights: { verse: number; text: string }[];
+  /** The chapter in the reader (links.ts builds it, so PUBLIC_BASE_URL applies). */
+  url: string;
 }
 
 export interface KeywordResult {
@@ -52,13 +61,17 @@ const DENSE_CANDIDATES = 64;
  */
 export class ScriptureSearch {
   private index: SearchIndex | undefined;
-  private readonly ranges = new Map<string, [number, number]>();
+  private readonly rangeCache = new Map<string, { ranges?: (readonly [number, number])[]; filtered: boolean }>();
+  private common: number | undefined;
+  private commonFor: SearchIndex | undefined;
   private healthy: () => boolean = () => true;
   private onDown: (reason: string) => void = () => {};
 
   constructor(
     private readonly library: BibleLibrary,
     private readonly metrics?: SearchMetrics,
+    /** PUBLIC_BASE_URL for result links; unset keeps them root-relative. */
+    private readonly baseUrl?: string,
   ) {}
 
   attach(index: SearchIndex, health?: { healthy(): boolean; markDown(reason: string): void }) {
@@ -78,13 +91,19 @@ export class ScriptureSearch {
       const book = bookById(ref.book);
       const excluded = (req.book && req.book !== ref.book) || (req.testament && book?.testament !== req.testament);
       // Filters still restrict: a passage outside them is not a result (the caller asked for both).
-      const hit = excluded ? undefined : this.chapterResult(req.bibleId, ref.book, ref.chapter, 1);
+      const named = ref.verseStart !== undefined && ref.chapterEnd === undefined ? [ref.verseStart, ref.verseEnd ?? ref.verseStart] : undefined;
+      const hit = excluded ? undefined : this.chapterResult(req.bibleId, ref.book, ref.chapter, 1, (bible) => namedVerses(bible, ref.book, ref.chapter, named));
       this.metrics?.search("direct_passage", (performance.now() - started) / 1000);
       return { results: hit ? [hit] : [], type: "direct_passage" };
     }
     const index = this.requireIndex();
-    const ranked = await this.rank(index, req);
-    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity) ?? []);
+    let { ranked, tokens } = await this.rank(index, req);
+    // A question must not come back empty (only a filter may exclude everything): words the index does
+    // not hold are matched by their beginnings ("inmigrantes" -> immigrants is not there, but typos and
+    // Spanish cognates are), and as a last resort the most asked-for chapters stand in, marked by a low
+    // similarity.
+    if (ranked.length === 0 && /\p{L}/u.test(req.query)) ({ ranked, tokens } = this.fallback(index, req));
+    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (bible) => this.highlights(index, bible, r, tokens)) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
     return { results, type: "semantic_hybrid" };
   }
@@ -93,15 +112,16 @@ export class ScriptureSearch {
   async keyword(req: SearchRequest): Promise<{ results: KeywordResult[] }> {
     const started = performance.now();
     const index = this.requireIndex();
-    const [from, to] = this.range(index, req) ?? [0, index.passages.length];
+    const ranges = this.ranges(index, req).ranges ?? [[0, index.passages.length] as const];
     const { docs, scores } = index.ranker.bm25.sparse(tokenize(req.query));
     const score = new Map<number, number>();
-    for (let j = 0; j < docs.length; j++) if (docs[j]! >= from && docs[j]! < to) score.set(docs[j]!, scores[j]!);
+    for (let j = 0; j < docs.length; j++) if (ranges.some(([from, to]) => docs[j]! >= from && docs[j]! < to)) score.set(docs[j]!, scores[j]!);
     const order = [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || a - b);
-    const bible = this.library.get(req.bibleId);
-    const lang = bible?.language.startsWith("es") ? "es" : "en";
+    const requested = this.library.get(req.bibleId);
+    const lang = requested?.language.startsWith("es") ? "es" : "en";
     const results = order.slice(0, req.limit).map((i) => {
       const p = index.passages[i]!;
+      const bible = this.textBible(req.bibleId, p.book);
       const verses = bible?.verses(p.book, p.chapter, p.verseStart, p.verseEnd) ?? [];
       return {
         reference: formatReference({ book: p.book, chapter: p.chapter, verseStart: p.verseStart, verseEnd: p.verseEnd }, lang),
@@ -117,27 +137,54 @@ export class ScriptureSearch {
     return this.index;
   }
 
-  /** The passages a filter allows, as one range (canonical order keeps a book or testament contiguous). */
-  private range(index: SearchIndex, req: SearchRequest): [number, number] | undefined {
-    if (!req.book && !req.testament) return undefined;
-    const key = `${req.testament ?? ""}/${req.book ?? ""}`;
-    let r = this.ranges.get(key);
+  /**
+   * The passages a request may rank, as ranges (canonical order keeps a book or testament contiguous;
+   * the deuterocanon sits after the 66), and whether a filter narrowed them (then the dense scores are
+   * computed in memory instead of a Chroma `where`). `ranges` undefined = every passage.
+   */
+  private ranges(index: SearchIndex, req: SearchRequest): { ranges?: (readonly [number, number])[]; filtered: boolean } {
+    const key = `${req.testament ?? ""}/${req.book ?? ""}/${req.deuterocanon ? 1 : 0}`;
+    let r = this.rangeCache.get(key);
     if (!r) {
-      const ok = (i: number) => {
-        const p = index.passages[i]!;
-        return (!req.book || p.book === req.book) && (!req.testament || p.testament === req.testament);
+      const n = index.passages.length;
+      const common = this.commonEnd(index);
+      const run = (ok: (p: Passage, i: number) => boolean): (readonly [number, number])[] => {
+        const out: [number, number][] = [];
+        for (let i = 0; i < n; i++) {
+          if (!ok(index.passages[i]!, i)) continue;
+          const last = out[out.length - 1];
+          if (last && last[1] === i) last[1] = i + 1;
+          else out.push([i, i + 1]);
+        }
+        return out.length > 0 ? out : [[0, 0]];
       };
-      let from = 0;
-      while (from < index.passages.length && !ok(from)) from++;
-      let to = from;
-      while (to < index.passages.length && ok(to)) to++;
-      this.ranges.set(key, (r = [from, to]));
+      if (req.book) r = { ranges: run((p) => p.book === req.book), filtered: true };
+      else if (req.testament) r = { ranges: run((p, i) => p.testament === req.testament && (req.deuterocanon === true || i < common)), filtered: true };
+      else r = req.deuterocanon || common === n ? { filtered: false } : { ranges: [[0, common]], filtered: false };
+      this.rangeCache.set(key, r);
     }
     return r;
   }
 
-  private async rank(index: SearchIndex, req: SearchRequest): Promise<RankedChapter[]> {
-    const range = this.range(index, req);
+  /** Where the 66 books' passages end (the deuterocanon's begin). */
+  private commonEnd(index: SearchIndex): number {
+    if (this.common === undefined || this.commonFor !== index) {
+      const i = index.passages.findIndex((p) => bookById(p.book)?.canon === "deuterocanon");
+      this.common = i < 0 ? index.passages.length : i;
+      this.commonFor = index;
+    }
+    return this.common;
+  }
+
+  /** The translation a result's text comes from: the requested one, or eng-web for a book it lacks. */
+  private textBible(bibleId: string, bookId: string): Bible | undefined {
+    const bible = this.library.get(bibleId);
+    if (bible && bible.hasBook(bookId)) return bible;
+    return this.library.get(DEFAULT_TRANSLATION_ID) ?? bible;
+  }
+
+  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[] }> {
+    const { ranges, filtered } = this.ranges(index, req);
     const english = glossSpanish(req.query);
     const titles = bestTitles(req.query, english);
     const concepts = conceptsOf(req.query, english, titles);
@@ -145,14 +192,14 @@ export class ScriptureSearch {
     const expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
     const vector = await index.embedder.embedQuery(expanded);
     // The Chroma request goes out first so the keyword and title work overlaps its round trip.
-    const pending = vector && !range ? this.denseFromChroma(index, vector) : undefined;
+    const pending = vector && !filtered ? this.denseFromChroma(index, vector) : undefined;
     pending?.catch(() => {}); // observed below; this only keeps a rejection during the sync work from being "unhandled"
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
     const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query))];
     let dense: DenseHit[] | null = null;
-    if (vector) dense = range ? this.denseInMemory(index, vector, range) : await pending!;
-    return index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(range ? { range } : {}) }, req.limit, DEFAULT_FUSION);
+    if (vector) dense = filtered ? this.denseInMemory(index, vector, ranges!) : await pending!;
+    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}) }, req.limit, DEFAULT_FUSION), tokens };
   }
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
@@ -169,18 +216,69 @@ export class ScriptureSearch {
   }
 
   /** Exact top-k by cosine over a range of held vectors: a few thousand dot products, about 1 ms idle. */
-  private denseInMemory(index: SearchIndex, vector: Float32Array, [from, to]: readonly [number, number]): DenseHit[] {
+  private denseInMemory(index: SearchIndex, vector: Float32Array, ranges: readonly (readonly [number, number])[]): DenseHit[] {
     const dim = index.embedder.dim;
-    const scores = dotRange(index.vectors, vector, dim, from, to);
-    return topK(scores, from, DENSE_CANDIDATES);
+    const hits = ranges.flatMap(([from, to]) => topK(dotRange(index.vectors, vector, dim, from, to), from, DENSE_CANDIDATES));
+    return ranges.length === 1 ? hits : hits.sort((a, b) => b.score - a.score).slice(0, DENSE_CANDIDATES);
   }
 
-  private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number): SearchResult | undefined {
-    const bible = this.library.get(bibleId);
+  /** Keyword-only ranking on index terms that begin like the query's words; then the fixed stand-ins. */
+  private fallback(index: SearchIndex, req: SearchRequest): { ranked: RankedChapter[]; tokens: string[] } {
+    const { ranges } = this.ranges(index, req);
+    const tokens = [...new Set(words(glossSpanish(req.query)).filter((w) => tokenize(w).length > 0).flatMap((w) => index.ranker.bm25.termsLike(w, 4)))];
+    const ranked = tokens.length > 0 ? index.ranker.rank({ tokens, dense: null, titles: [], ...(ranges ? { ranges } : {}) }, req.limit) : [];
+    if (ranked.length > 0) return { ranked: ranked.map((r) => ({ ...r, similarity: r.similarity * 0.5 })), tokens };
+    const allowed = ranges ?? [[0, index.passages.length] as const];
+    const inRange = (book: string, chapter: number) => {
+      const c = index.ranker.chapterId(book, chapter);
+      return c !== undefined && allowed.some(([from, to]) => index.ranker.firstWindowOf(c) >= from && index.ranker.firstWindowOf(c) < to);
+    };
+    let stand = STAND_INS.filter(([b, c]) => inRange(b, c)).map(([book, chapter]) => ({ book, chapter }));
+    if (stand.length === 0) {
+      const first = allowed[0]![1] > allowed[0]![0] ? index.passages[allowed[0]![0]] : undefined;
+      stand = first ? [{ book: first.book, chapter: first.chapter }] : [];
+    }
+    return { ranked: stand.slice(0, req.limit).map((r, i) => ({ ...r, similarity: 0.01 - i * 0.0005 })), tokens: [] };
+  }
+
+  /**
+   * The verses of a ranked chapter that hold the most (idf-weighted) query terms, looked for in its best
+   * window first, then in the whole chapter; a window matched only by meaning gives its opening verse.
+   */
+  private highlights(index: SearchIndex, bible: Bible, r: RankedChapter, tokens: readonly string[]): Highlight[] {
+    const ranking = this.library.get(DEFAULT_TRANSLATION_ID) ?? bible;
+    const ch = ranking.chapter(r.book, r.chapter);
+    if (!ch) return [];
+    const terms = [...new Set(tokens)].map((t) => [t, index.ranker.bm25.idf(t)] as const).filter(([, idf]) => idf > 0);
+    const window = r.window !== undefined ? index.passages[r.window] : undefined;
+    const pick = (from: number, to: number) => {
+      const scored: { verse: number; score: number }[] = [];
+      for (const v of ch.verses) {
+        if (v.verse < from || v.verse > to) continue;
+        const have = new Set(tokenize(v.text));
+        let score = 0;
+        for (const [t, idf] of terms) if (have.has(t)) score += idf;
+        if (score > 0) scored.push({ verse: v.verse, score });
+      }
+      return scored.sort((a, b) => b.score - a.score || a.verse - b.verse).slice(0, 3).map((x) => x.verse);
+    };
+    let verses = window ? pick(window.verseStart, window.verseEnd) : [];
+    if (verses.length === 0) verses = pick(1, Number.MAX_SAFE_INTEGER);
+    if (verses.length === 0 && window) verses = [window.verseStart];
+    return verses.flatMap((v) => {
+      const text = bible.verses(r.book, r.chapter, v, v)[0]?.text;
+      return text === undefined ? [] : [{ verse: v, text }];
+    });
+  }
+
+  private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number, highlights: (bible: Bible) => Highlight[]): SearchResult | undefined {
+    const requested = this.library.get(bibleId);
+    // A deuterocanonical chapter asked for in a translation without it is read from eng-web (its url says so).
+    const bible = this.textBible(bibleId, bookId);
     const ch = bible?.chapter(bookId, chapter);
     const book = bookById(bookId);
-    if (!bible || !ch || !book) return undefined;
-    const lang = bible.language.startsWith("es") ? "es" : "en";
+    if (!requested || !bible || !ch || !book) return undefined;
+    const lang = requested.language.startsWith("es") ? "es" : "en";
     const parts = ch.superscription ? [ch.superscription, ...ch.verses.map((v) => v.text)] : ch.verses.map((v) => v.text);
     return {
       reference: formatReference({ book: bookId, chapter }, lang),
@@ -189,9 +287,28 @@ export class ScriptureSearch {
       chapter,
       text: parts.join(" "),
       similarity: Math.round(similarity * 10_000) / 10_000,
+      highlights: highlights(bible),
+      url: readerUrl({ book: bookId, chapter }, { bibleId: bible === requested ? bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl }),
     };
   }
 }
+
+type Highlight = SearchResult["highlights"][number];
+
+/** A direct passage's named verses ("John 3:16-18"), at most ten; none when it names the whole chapter. */
+function namedVerses(bible: Bible, book: string, chapter: number, named: number[] | undefined): Highlight[] {
+  if (!named) return [];
+  const [from, to] = named as [number, number];
+  return bible.verses(book, chapter, from, Math.min(to, from + 9)).map((v) => ({ verse: v.verse, text: v.text }));
+}
+
+/**
+ * Stand-ins for a question with no word the index knows (e.g. "xyzzy"): the chapters people ask about
+ * most, so the list is never empty; their similarity (0.01 and below) says they are not a match.
+ */
+const STAND_INS: readonly (readonly [string, number])[] = [
+  ["JHN", 3], ["PSA", 23], ["MAT", 5], ["ROM", 8], ["1CO", 13], ["GEN", 1], ["JHN", 1], ["PHP", 4], ["ISA", 53], ["PSA", 1],
+];
 
 /**
  * Titles carry Spanish names, so the original query is matched as well as its English gloss; the

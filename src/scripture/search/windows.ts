@@ -1,4 +1,4 @@
-import { BOOKS, chapterCount } from "../books.js";
+import { ALL_BOOKS, chapterCount } from "../books.js";
 import type { TitleEntry } from "./titles.js";
 import type { ChapterSource, Passage } from "./types.js";
 
@@ -37,7 +37,8 @@ export function buildPassages(bible: ChapterSource, titles: readonly TitleEntry[
   const byChapter = titlesByChapter(titles);
   const tagsByChapter = titlesByChapter(concepts);
   const out: Passage[] = [];
-  for (const book of BOOKS) {
+  // The 66 first, then the deuterocanon where the Bible has it: each canon section stays contiguous.
+  for (const book of ALL_BOOKS) {
     for (let c = 1; c <= chapterCount(book); c++) {
       const ch = bible.chapter(book.id, c);
       if (!ch || ch.verses.length === 0) continue;
