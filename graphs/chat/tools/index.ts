@@ -3,15 +3,15 @@ import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { createKeywordSearchTool } from "./keyword-search.js";
 import { createLookupPassageTool } from "./lookup-passage.js";
-import { createSearchScriptureTool } from "./search-scripture.js";
+import { createSearchScriptureTool, searchCanon, type SearchCanon } from "./search-scripture.js";
 import { createCommentaryTool } from "./commentary.js";
 import { createTopicsTool } from "./topics.js";
 import { createWordStudyTool } from "./word-study.js";
 
-function buildTools(deps: ChatDeps, ctx: ChatContext) {
+function buildTools(deps: ChatDeps, ctx: ChatContext, canon: SearchCanon) {
   return [
-    createSearchScriptureTool(deps, ctx),
-    createKeywordSearchTool(deps, ctx),
+    createSearchScriptureTool(deps, ctx, canon),
+    createKeywordSearchTool(deps, ctx, canon),
     createLookupPassageTool(deps, ctx),
     createWordStudyTool(deps, ctx),
     createCommentaryTool(deps, ctx),
@@ -24,17 +24,18 @@ export type ChatTool = ReturnType<typeof buildTools>[number];
 const built = new WeakMap<ChatDeps, Map<string, ChatTool[]>>();
 
 /**
- * The agent's tools; they close over the deps and the request's translation, the only per-request
- * value they read. Building zod-backed tools costs milliseconds, so each translation's set is built
- * once per deps.
+ * The agent's tools; they close over the deps, the request's translation and its theology (commentary
+ * preferences; whether its `canon:` has the deuterocanon), the only per-request values they read.
+ * Building zod-backed tools costs milliseconds, so each set is built once per deps.
  */
 export function createTools(deps: ChatDeps, ctx: ChatContext): ChatTool[] {
   let byBible = built.get(deps);
   if (!byBible) built.set(deps, (byBible = new Map()));
-  // The commentary tool reads the theology's commentary preferences, so a set is per translation and theology.
+  // The commentary tool reads the theology's commentary preferences and the search tools its canon, so a
+  // set is per translation and theology.
   const key = `${ctx.bibleId}|${ctx.theology}`;
   let tools = byBible.get(key);
-  if (!tools) byBible.set(key, (tools = buildTools(deps, ctx)));
+  if (!tools) byBible.set(key, (tools = buildTools(deps, ctx, searchCanon(deps, ctx))));
   return tools;
 }
 

@@ -4,9 +4,10 @@ import { findBook } from "../../../src/scripture/books.js";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
+import type { SearchCanon } from "./search-scripture.js";
 
 /** Exact words and phrases across verses ("where does the Bible say 'be still'?"). */
-export function createKeywordSearchTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext) {
+export function createKeywordSearchTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
   return tool(
     async ({ query, testament, book, limit }) => {
       const bookId = book ? findBook(book)?.id : undefined;
@@ -18,6 +19,7 @@ export function createKeywordSearchTool(deps: Pick<ChatDeps, "search" | "logger"
           limit: limit ?? 10,
           ...(testament ? { testament } : {}),
           ...(bookId ? { book: bookId } : {}),
+          ...(canon.deuterocanon ? { deuterocanon: true } : {}),
         });
         if (results.length === 0) return `No verse in ${ctx.bibleId} contains "${query}".`;
         return bounded(results.map((r) => `${r.reference}: ${clip(r.text, 400)}`));

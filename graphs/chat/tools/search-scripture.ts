@@ -1,14 +1,36 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { findBook } from "../../../src/scripture/books.js";
+import { booksInCanon, findBook, isCanon } from "../../../src/scripture/books.js";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
 
-const PER_RESULT_CHARS = 1_000;
+const PER_RESULT_CHARS = 900;
+
+/** Which books the agent's searches rank: the deuterocanon too when the theology's canon has it. */
+export interface SearchCanon {
+  deuterocanon: boolean;
+}
+
+/**
+ * The theology file's `canon:` front matter (e.g. `canon: catholic`) decides; a theology without one,
+ * or naming the Protestant canon, searches the 66 books.
+ */
+export function searchCanon(deps: Pick<ChatDeps, "prompts">, ctx: Pick<ChatContext, "theology">): SearchCanon {
+  const doc = deps.prompts?.theology(ctx.theology) as { canon?: unknown } | undefined;
+  const canon = doc?.canon;
+  return { deuterocanon: isCanon(canon) && booksInCanon(canon).some((b) => b.canon === "deuterocanon") };
+}
+
+export const SEARCH_SCRIPTURE_DESCRIPTION =
+  "Find Bible passages by meaning, for topical and life questions. Search with the words the Bible itself uses, " +
+  "not modern ones: anger or wrath (not temper), foreigner or stranger (not immigrant), anxious and cares (not stress), " +
+  "rulers and authorities (not government), covenant, grace, resurrection. For a question with several sides " +
+  "(e.g. divorce and remarriage, or suffering and God's goodness), search more than once, one side per search, " +
+  "then answer from what you found. Returns the best chapters with references, the verses that matched and the text.";
 
 /** Search by meaning; each hit is a chapter, clipped, so the model reads the best part and can look up more. */
-export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext) {
+export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
   return tool(
     async ({ query, testament, book, limit }) => {
       const bookId = book ? findBook(book)?.id : undefined;
@@ -20,9 +42,13 @@ export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logge
           limit: limit ?? 4,
           ...(testament ? { testament } : {}),
           ...(bookId ? { book: bookId } : {}),
+          ...(canon.deuterocanon ? { deuterocanon: true } : {}),
         });
         if (results.length === 0) return `No passages found for "${query}". Try other words, or keyword_search for an exact phrase.`;
-        const lines = results.map((r) => `## ${r.reference} (${ctx.bibleId}, relevance ${r.similarity.toFixed(2)})\n${clip(r.text, PER_RESULT_CHARS)}`);
+        const lines = results.map((r) => {
+          const best = r.highlights.length > 0 ? `Best verses: ${r.highlights.map((h) => `${h.verse} "${clip(h.text, 150)}"`).join("; ")}\n` : "";
+          return `## ${r.reference} (${ctx.bibleId}, relevance ${r.similarity.toFixed(2)})\n${best}${clip(r.text, PER_RESULT_CHARS)}`;
+        });
         return bounded([...lines, "Use lookup_passage to read a passage in full before quoting beyond what is shown."]);
       } catch (err) {
         deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "search_scripture" }, "scripture search failed");
@@ -31,10 +57,9 @@ export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logge
     },
     {
       name: "search_scripture",
-      description:
-        "Find Bible passages by meaning, for topical questions (\"what does the Bible say about forgiveness?\"). Returns the most relevant chapters with their references and text.",
+      description: SEARCH_SCRIPTURE_DESCRIPTION,
       schema: z.object({
-        query: z.string().min(1).describe("What to look for, in plain words: a topic, question or idea."),
+        query: z.string().min(1).describe("What to look for, in the Bible's own words where you know them: a topic, question or idea."),
         testament: z.enum(["OT", "NT"]).optional().describe("Limit to the Old (OT) or New (NT) Testament."),
         book: z.string().optional().describe("Limit to one book, by name or id (e.g. \"Romans\" or \"ROM\")."),
         limit: z.number().int().min(1).max(8).optional().describe("How many passages to return, 1 to 8 (default 4)."),
