@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: intFrom(0, 0, 1_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
   TRUST_PROXY: bool(false),
+  // Makes reader links absolute (answers, citations, search results) for chat apps on another domain.
+  PUBLIC_BASE_URL: url.optional(),
   // LangGraph Studio local debugging only (graphs/chat/studio.ts); the HTTP service never uses it.
   STUDIO_API_KEY: z.string().min(1).optional(),
   // LangSmith tracing, read by the langsmith library itself; the chat runtime wraps its provider calls only when on.
@@ -81,6 +83,8 @@ export type Config = {
   rateLimitPerMinute: number;
   shutdownTimeoutMs: number;
   trustProxy: boolean;
+  /** PUBLIC_BASE_URL without a trailing slash; unset: links stay root-relative ("/read/JHN/3"). */
+  publicBaseUrl: string | undefined;
   /** Key for Studio runs whose context has none (local debugging); never read by the HTTP service. */
   studioApiKey?: string | undefined;
   /** LANGSMITH_TRACING or LANGCHAIN_TRACING_V2: each provider call is traced as a LangSmith run. */
@@ -124,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ""),
     studioApiKey: e.STUDIO_API_KEY,
     tracing: e.LANGSMITH_TRACING || e.LANGCHAIN_TRACING_V2,
     apiKeyPrefixes: e.API_KEY_PREFIXES,

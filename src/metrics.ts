@@ -30,13 +30,19 @@ export interface MetricsRecorder {
   tokens(usage: { prompt_tokens?: number; completion_tokens?: number }): void;
   /** One scripture search (the HTTP endpoint or an agent tool), with its wall time. */
   search(type: SearchType, seconds: number): void;
+  /** The quotations of scripture in one answer, by what the quotation check did (docs/grounding.md). */
+  quotations?(counts: Partial<Record<QuotationStatus, number>>): void;
 }
+
+export const QUOTATION_STATUSES = ["verified", "corrected", "unquoted"] as const;
+export type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
 
 export const noopMetrics: MetricsRecorder = {
   providerCall() {},
   preflight() {},
   tokens() {},
   search() {},
+  quotations() {},
 };
 
 const oneOf = <T extends string>(allowed: readonly T[], value: unknown): T | "other" =>
@@ -108,7 +114,15 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     registers,
   });
 
+  const quotations = new Counter({
+    name: "scripture_quotations_total",
+    help: "Quotations of scripture in answers by status: verified (faithful), corrected (replaced by the exact text), unquoted (no such passage: marks removed).",
+    labelNames: ["status"] as const,
+    registers,
+  });
+
   // Pre-create the closed-set series so dashboards see zeros instead of gaps.
+  for (const status of QUOTATION_STATUSES) quotations.inc({ status }, 0);
   for (const category of PREFLIGHT_CATEGORIES) preflight.inc({ category }, 0);
   for (const kind of ["prompt", "completion"]) tokens.inc({ kind }, 0);
 
@@ -140,6 +154,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     },
     search(type, s) {
       searchDuration.observe({ type: oneOf(SEARCH_TYPES, type) }, seconds(s));
+    },
+    quotations(counts) {
+      for (const status of QUOTATION_STATUSES) quotations.inc({ status }, count(counts[status]));
     },
   };
 }

@@ -39,6 +39,7 @@ export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prom
     bibleId: c.bibleId ?? DEFAULT_BIBLE_ID,
     maxWords: c.maxWords ?? DEFAULT_MAX_WORDS,
     convertLinks: c.convertLinks ?? true,
+    verifyQuotes: c.verifyQuotes ?? true,
     skipPreflight: c.skipPreflight ?? false,
     modelParams: c.modelParams ?? {},
   };

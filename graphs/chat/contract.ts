@@ -1,7 +1,17 @@
 import type { PromptRegistry } from "../../src/prompts/loader.js";
 import { bookById, findBook, verseCount } from "../../src/scripture/books.js";
 import { DEFAULT_TRANSLATION_ID, translationIds } from "../../src/scripture/translations.js";
+import type { Citation } from "../../src/scripture/quotes/index.js";
 import { ChatError } from "./errors.js";
+
+export type { Citation };
+
+/** Quotations of scripture in one answer, by outcome (docs/grounding.md). */
+export interface QuoteCounts {
+  verified: number;
+  corrected: number;
+  unquoted: number;
+}
 
 /**
  * The chat request contract, in one place: the request's type (ChatRequestContext), its defaults, the
@@ -86,6 +96,8 @@ export interface ChatRequestContext {
   passage?: { book: string; chapter: number; verses?: number[] };
   maxWords: number;
   convertLinks: boolean;
+  /** verify_quotes: check the answer's quotations of scripture against bibleId (docs/grounding.md). */
+  verifyQuotes: boolean;
   skipPreflight: boolean;
   /** Caller system/developer messages joined with a blank line, then system_instructions. */
   callerSystem?: string;
@@ -99,7 +111,17 @@ export interface Usage {
 }
 
 export type ChatOutcome =
-  | { kind: "answer"; content: string; finishReason: "stop" | "length"; usage: Usage; promptVersions: string }
+  | {
+      kind: "answer";
+      content: string;
+      finishReason: "stop" | "length";
+      usage: Usage;
+      promptVersions: string;
+      /** The scripture the answer cites, in order of first appearance (the graph always sets it). */
+      citations?: Citation[];
+      /** The answer's quotations of scripture by what the check did (the graph always sets it). */
+      quotes?: QuoteCounts;
+    }
   | { kind: "canned"; category: InterceptedCategory; content: string; usage: Usage; promptVersions: string }
   | { kind: "rejected"; category: RejectedCategory; message: string; usage: Usage };
 

@@ -1,6 +1,7 @@
 import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
 import type { BibleLibrary, VerseText } from "../../src/scripture/corpus.js";
+import type { LinkOptions } from "../../src/scripture/links.js";
 import type { ScriptureRef } from "../../src/scripture/references.js";
 import type { StudyLibrary } from "../../src/study/library.js";
 import type { ScriptureSearch } from "../../src/scripture/search/search.js";
@@ -27,8 +28,9 @@ export interface ReferenceTools {
 }
 
 export interface LinkTools {
-  convertLinks(text: string): string;
-  createLinkStream(): { push(chunk: string): string; flush(): string };
+  convertLinks(text: string, options?: LinkOptions): string;
+  /** `linked`: the passages linked so far, for the answer's citations. */
+  createLinkStream(options?: LinkOptions): { push(chunk: string): string; flush(): string; readonly linked?: readonly ScriptureRef[] };
 }
 
 /** Where diagnostics go; a pino logger fits. Never given the key or message text. */
@@ -61,6 +63,8 @@ export interface ChatDeps {
   /** Host of OPENAI_BASE_URL, named in provider errors ("api.openai.com"). */
   providerName: string;
   logger?: GraphLogger;
+  /** PUBLIC_BASE_URL: reader links and citation URLs become absolute. */
+  publicBaseUrl?: string | undefined;
   /** Provider calls, preflight decisions and tokens (docs/architecture.md, Metrics). */
   metrics?: MetricsRecorder;
 }

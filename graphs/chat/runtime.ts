@@ -6,7 +6,7 @@ import type { PromptRegistry } from "../../src/prompts/loader.js";
 import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
 import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
 import { isAnswerEvent } from "./answer/answer-stream.js";
-import { type ChatOutcome, type ChatRequestContext, type ChatTurn, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
+import { type ChatOutcome, type ChatRequestContext, type Citation, type ChatTurn, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
 import type { BibleSource, ChatDeps, GraphLogger, LinkTools, ScriptureSearcher } from "./deps.js";
 import { agentStepLimit } from "./errors.js";
 import { buildChatGraph, type ChatGraph } from "./graph.js";
@@ -16,7 +16,8 @@ import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
-export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes">;
+export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes"> &
+  Partial<Pick<Config, "publicBaseUrl">>;
 
 /** What the runtime is built over: loaded data and services the caller owns (and may build lazily). */
 export interface ChatRuntimeParts {
@@ -99,6 +100,9 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
     get logger() {
       return parts.logger;
     },
+    get publicBaseUrl() {
+      return config.publicBaseUrl;
+    },
     get metrics() {
       return parts.metrics;
     },
@@ -128,7 +132,7 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
   let usage = NO_USAGE;
   // Built from the nodes' updates: "values" mode would copy the whole state (messages included) at
   // every superstep, while the outcome needs only these last-value fields.
-  let final: Pick<ChatStateValue, "category" | "content" | "finishReason" | "promptVersions"> | undefined;
+  let final: Pick<ChatStateValue, "category" | "content" | "finishReason" | "promptVersions" | "citations" | "quotes"> | undefined;
   try {
     const stream = await graph.stream(
       { messages: toMessages(turns) },
@@ -143,7 +147,7 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
       if (mode === "custom" && isAnswerEvent(data)) {
         if (data.text) opts.onDelta?.(data.text);
       } else if (mode === "updates") {
-        final ??= { category: null, content: "", finishReason: null, promptVersions: "" };
+        final ??= { category: null, content: "", finishReason: null, promptVersions: "", citations: [], quotes: { verified: 0, corrected: 0, unquoted: 0 } };
         for (const update of Object.values(data as Record<string, Partial<ChatStateValue> | null>)) {
           if (!update) continue;
           if (update.category !== undefined) final.category = update.category;
@@ -152,6 +156,8 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
           if (update.promptVersions !== undefined) final.promptVersions = update.promptVersions;
           // Each node's update holds its own calls' usage; the state sums them the same way.
           if (update.usage !== undefined) usage = addUsage(usage, update.usage);
+          if (update.citations !== undefined) final.citations = update.citations;
+          if (update.quotes !== undefined) final.quotes = update.quotes;
         }
       }
     }
@@ -166,11 +172,14 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
   if (isIntercepted(category)) {
     return { kind: "canned", category, content: final.content, usage, promptVersions: final.promptVersions };
   }
+  deps.metrics?.quotations?.(final.quotes);
   return {
     kind: "answer",
     content: final.content,
     finishReason: final.finishReason ?? "stop",
     usage,
     promptVersions: final.promptVersions,
+    citations: final.citations as unknown as Citation[],
+    quotes: final.quotes,
   };
 }

@@ -29,6 +29,10 @@ export const ChatState = new StateSchema({
   content: z.string().default(""),
   /** Tokens of every provider call of the run: each node that calls the provider adds its call's. */
   usage: new ReducedValue(UsageSchema.default({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }), { reducer: addUsage }),
+  /** The scripture the answer cites (docs/grounding.md): plain JSON objects, in order of first appearance. */
+  citations: z.array(z.record(z.string(), z.unknown())).default(() => []),
+  /** The answer's quotations of scripture by what the quotation check did. */
+  quotes: z.object({ verified: z.number().int(), corrected: z.number().int(), unquoted: z.number().int() }).default(() => ({ verified: 0, corrected: 0, unquoted: 0 })),
   /** The X-Prompt-Versions value of the prompts this run used. */
   promptVersions: z.string().default(""),
 });

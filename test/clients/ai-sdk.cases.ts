@@ -46,7 +46,7 @@ export function aiSdkCases(service: () => RealService) {
       });
       let text = "";
       for await (const part of result.textStream) text += part;
-      expectLinkedAnswer(text);
+      expectLinkedAnswer(text, "spa-rv1909");
       expect(await result.finishReason).toBe("stop");
       const usage = await result.usage;
       expect(usage.totalTokens).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { aiSdkCases } from "./ai-sdk.cases.js";
+import { groundingCases } from "./grounding.cases.js";
 import { langchainCases } from "./langchain.cases.js";
 import { openaiSdkCases } from "./openai-sdk.cases.js";
 import { startRealService, type RealService } from "./service.js";
@@ -14,5 +15,7 @@ beforeEach(() => s?.provider.reset());
 
 const service = () => s!;
 openaiSdkCases(service);
+groundingCases(service);
 langchainCases(service);
 aiSdkCases(service);
+groundingCases(service);

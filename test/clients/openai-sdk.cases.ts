@@ -44,7 +44,7 @@ export function openaiSdkCases(service: () => RealService) {
       expect(data.object).toBe("chat.completion");
       expect(data.model).toBe(MODEL);
       expect(data.choices[0]!.finish_reason).toBe("stop");
-      expectLinkedAnswer(data.choices[0]!.message.content!);
+      expectLinkedAnswer(data.choices[0]!.message.content!, "eng-kjv");
       expect(data.usage!.total_tokens).toBe(data.usage!.prompt_tokens + data.usage!.completion_tokens);
       expect(data.usage!.prompt_tokens).toBeGreaterThan(0);
       expect(response.headers.get("x-prompt-versions")).toMatch(/theology:reformed@[0-9a-f]{12}/);

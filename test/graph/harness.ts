@@ -42,6 +42,7 @@ export function context(overrides: Partial<ChatRequestContext> = {}): ChatReques
     bibleId: "eng-web",
     maxWords: 300,
     convertLinks: false,
+    verifyQuotes: true,
     skipPreflight: false,
     modelParams: {},
     ...overrides,

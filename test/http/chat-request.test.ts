@@ -31,6 +31,7 @@ describe("chat completions: what the graph is given", () => {
       bibleId: "eng-web",
       maxWords: 300,
       convertLinks: true,
+      verifyQuotes: true,
       skipPreflight: false,
       modelParams: {},
     });
@@ -45,6 +46,7 @@ describe("chat completions: what the graph is given", () => {
       bible_id: "eng-kjv",
       max_words: 50,
       skip_preflight: true,
+      verify_quotes: false,
       book_id: "jhn",
       chapter: 3,
       verses: [17, 16, 16],
@@ -64,6 +66,7 @@ describe("chat completions: what the graph is given", () => {
       bibleId: "eng-kjv",
       maxWords: 50,
       skipPreflight: true,
+      verifyQuotes: false,
       passage: { book: "JHN", chapter: 3, verses: [16, 17] },
       modelParams: { temperature: 0.2, top_p: 0.9, max_tokens: 400, seed: 7, user: "u-1", presence_penalty: 0.5, frequency_penalty: -0.5, stop: ["\n\n"] },
     });

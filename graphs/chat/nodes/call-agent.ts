@@ -1,5 +1,7 @@
 import { AIMessage, type InvalidToolCall, type ToolCall } from "@langchain/core/messages";
 import { type AnswerEvent, AnswerStream } from "../answer/answer-stream.js";
+import { groundingOptions } from "../answer/grounding.js";
+import { countQuotes } from "../../../src/scripture/quotes/index.js";
 import { TurnGate } from "../answer/turn-gate.js";
 import { startCall } from "../call-metrics.js";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
@@ -70,7 +72,7 @@ export function createCallAgent(deps: ChatDeps) {
     }
     const messages = toProviderMessages(system, state.messages);
     const emit = (text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent);
-    const answer = new AnswerStream(ctx.maxWords, ctx.convertLinks ? deps.links : null, emit, deps.logger);
+    const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit);
     const gate = new TurnGate(!finalStep);
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
     const pending: PendingCall[] = [];
@@ -150,10 +152,13 @@ export function createCallAgent(deps: ChatDeps) {
     answer.finish();
     // A provider that ignores tool_choice "none" on the last step would otherwise answer with nothing.
     if (finalStep && gate.calledTools && answer.text.trim() === "") throw agentStepLimit(deps.maxSteps);
+    const grounded = answer.grounding;
     return {
       messages: [new AIMessage(answer.text)],
       answer: answer.text,
-      ...(answer.linked !== undefined ? { content: answer.linked } : {}),
+      content: grounded.content,
+      citations: grounded.citations as unknown as Record<string, unknown>[],
+      quotes: countQuotes(grounded.quotes),
       finishReason: answer.cut || finish === "length" ? "length" : "stop",
       steps: step,
       usage,

@@ -1,19 +1,22 @@
+import { groundingOptions, groundText } from "../answer/grounding.js";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
+import { countQuotes } from "../../../src/scripture/quotes/index.js";
 
-/** Link conversion is optional polish: when it throws, the plain answer goes out and the fault is logged. */
+/**
+ * The answer's final form: quotations checked, then links converted (when on). The answer turn
+ * already did both while streaming (AnswerStream), so this node only does it for an answer that
+ * reached the state some other way; it runs the same code (groundText), so the result is the same.
+ */
 export function createConvertLinks(deps: ChatDeps) {
   return async function convertLinks(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
-    const ctx = resolveContext(config, deps);
-    if (!ctx.convertLinks) return { content: state.answer };
-    // The answer turn already converted its text while streaming it (see AnswerStream.linked).
-    if (state.content !== "") return { content: state.content };
-    try {
-      return { content: deps.links.convertLinks(state.answer) };
-    } catch (err) {
-      deps.logger?.error({ err: { name: (err as Error)?.name, message: (err as Error)?.message } }, "link conversion failed; sending plain text");
-      return { content: state.answer };
-    }
+    if (state.content !== "" || state.answer === "") return { content: state.content };
+    const grounded = groundText(state.answer, groundingOptions(resolveContext(config, deps), deps));
+    return {
+      content: grounded.content,
+      citations: grounded.citations as unknown as Record<string, unknown>[],
+      quotes: countQuotes(grounded.quotes),
+    };
   };
 }

@@ -36,6 +36,8 @@ function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome) {
       finishReason: outcome.kind === "answer" ? outcome.finishReason : undefined,
       promptVersions: outcome.kind === "rejected" ? undefined : outcome.promptVersions,
       usage: outcome.usage,
+      // How many quotations of scripture the answer had, and how many the check corrected.
+      quotes: outcome.kind === "answer" ? outcome.quotes : undefined,
     },
     "chat completion",
   );
@@ -47,7 +49,8 @@ async function complete(req: Request, res: Response, deps: ChatHandlerDeps, pars
   if (outcome.kind === "rejected") throw contentFilter(outcome.message);
   const meta = completionMeta(parsed.ctx.model, outcome.promptVersions);
   res.setHeader("X-Prompt-Versions", outcome.promptVersions);
-  res.json(completionBody(meta, outcome.content, outcome.kind === "answer" ? outcome.finishReason : "stop", outcome.usage));
+  const body = completionBody(meta, outcome.content, outcome.kind === "answer" ? outcome.finishReason : "stop", outcome.usage);
+  res.json(outcome.kind === "answer" && outcome.citations ? { ...body, citations: outcome.citations } : body);
 }
 
 /**
@@ -87,7 +90,9 @@ async function stream(req: Request, res: Response, deps: ChatHandlerDeps, parsed
     }
     open();
     if (!streamed && outcome.content !== "") send({ content: outcome.content });
-    send({}, outcome.kind === "answer" ? outcome.finishReason : "stop");
+    // The chunk with finish_reason carries the citations, so SDKs that keep unknown fields expose them.
+    const last = chunkBody(meta, {}, outcome.kind === "answer" ? outcome.finishReason : "stop", includeUsage);
+    sse!.send(outcome.kind === "answer" && outcome.citations ? { ...last, citations: outcome.citations } : last);
     if (includeUsage) sse!.send(usageChunkBody(meta, outcome.usage));
     sse!.done();
   } catch (err) {

@@ -139,6 +139,7 @@ export function parseChatRequest(input: ChatRequestInput, catalog: RequestCatalo
     bibleId,
     maxWords: body.max_words ?? DEFAULT_MAX_WORDS,
     convertLinks,
+    verifyQuotes: body.verify_quotes ?? true,
     skipPreflight: body.skip_preflight ?? false,
     modelParams: params,
   };

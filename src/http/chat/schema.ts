@@ -36,6 +36,7 @@ export const ChatBodySchema = z.object({
   system_instructions: opt(z.string()),
   convert_scripture_links: opt(z.boolean()),
   disable_scripture_links: opt(z.boolean()),
+  verify_quotes: opt(z.boolean()),
 
   temperature: opt(z.number().min(0).max(2)),
   top_p: opt(z.number().min(0).max(1)),

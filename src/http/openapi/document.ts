@@ -19,6 +19,7 @@ function components(): Record<string, Json> {
     ErrorResponse: R.ErrorResponse,
     ChatCompletion: R.ChatCompletion,
     ChatCompletionChunk: R.ChatCompletionChunk,
+    Citation: R.Citation,
     ModelList: R.ModelList,
     Model: R.Model,
     TheologyList: R.TheologyList,

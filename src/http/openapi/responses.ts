@@ -22,6 +22,27 @@ export const ErrorResponse = z.object({ error: ErrorObject }).describe("OpenAI's
 const Usage = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
 const FinishReason = z.enum(["stop", "length"]);
 
+export const Citation = z
+  .object({
+    reference: z.string().describe('The passage in the translation\'s language: "John 3:16", "Juan 3:16", "Psalm 23".'),
+    book_id: z.string().describe("USFM book id: JHN."),
+    chapter: z.int(),
+    verses: z.array(z.int()).nullable().describe("Verses of that chapter; null for whole chapters."),
+    chapter_end: z.int().optional().describe("Only for a passage that runs into a later chapter."),
+    bible_id: z.string(),
+    url: z.string().describe("Reader link; absolute when PUBLIC_BASE_URL is set, with bible_id when not the default."),
+    quoted: z.string().nullable().describe("The words the answer shows between quotation marks; null when not quoted."),
+    status: z
+      .enum(["verified", "corrected", "cited"])
+      .describe("verified: quoted faithfully; corrected: a misquotation was replaced by the exact words; cited: referred to without a quotation."),
+  })
+  .describe("A passage the answer cites, in order of first appearance (docs/grounding.md).");
+
+const Citations = z
+  .array(Citation)
+  .optional()
+  .describe("The scripture the answer cites; on answers only (not on canned replies), on the streamed chunk that carries finish_reason.");
+
 export const ChatCompletion = z.object({
   id: z.string(),
   object: z.literal("chat.completion"),
@@ -37,6 +58,7 @@ export const ChatCompletion = z.object({
     }),
   ),
   usage: Usage,
+  citations: Citations,
 });
 
 export const ChatCompletionChunk = z
@@ -55,6 +77,7 @@ export const ChatCompletionChunk = z
       }),
     ),
     usage: Usage.nullable().optional(),
+    citations: Citations,
   })
   .describe(
     "One `data:` event of the text/event-stream. The first chunk's delta carries role; the last has finish_reason; with stream_options.include_usage a final chunk has choices [] and usage. The stream ends with `data: [DONE]`; a failure after the first byte is a `data: {\"error\":{...}}` event, then `data: [DONE]`.",
