@@ -43,6 +43,7 @@ export function showSystemPrompt(registry: PromptRegistry, opts: ShowOptions): {
     bibleId: opts.bibleId ?? DEFAULT_BIBLE_ID,
     maxWords: opts.maxWords ?? DEFAULT_MAX_WORDS,
     convertLinks: true,
+    verifyQuotes: true,
     skipPreflight: false,
     ...(opts.system ? { callerSystem: opts.system } : {}),
     modelParams: {},
