@@ -5,6 +5,8 @@ import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { chatRouter } from "../../src/http/chat/route.js";
 import { pagesRouter } from "../../src/http/pages/route.js";
+import { studyRouter } from "../../src/http/study/route.js";
+import { createStudyLibrary } from "../../src/study/library.js";
 import { createLogger } from "../../src/logger.js";
 import { createMetrics, type Metrics } from "../../src/metrics.js";
 import { listProfiles, listTheologies, loadPrompts } from "../../src/prompts/loader.js";
@@ -19,7 +21,7 @@ export const shippedBibles = () => (bibles ??= loadBibleLibrary());
 
 export type PagesApp = Listening & { metrics: Metrics };
 
-/** The service as main.ts builds it (real corpus, prompts, listings, metrics), plus any extra routers. */
+/** The service as main.ts builds it (real corpus, study data, prompts, listings, metrics), plus any extra routers. */
 export async function startPagesApp(extra: Router[] = [], env: Record<string, string> = {}): Promise<PagesApp> {
   const prompts = loadPrompts();
   const config = loadConfig(env);
@@ -35,7 +37,8 @@ export async function startPagesApp(extra: Router[] = [], env: Record<string, st
       theologies: () => listTheologies(prompts),
       profiles: () => listProfiles(prompts),
     },
-    routers: [pagesRouter({ bibles: shippedBibles() }), ...extra],
+    // The study endpoints too: the reader's study tools read them.
+    routers: [pagesRouter({ bibles: shippedBibles() }), studyRouter({ study: createStudyLibrary(), bibles: shippedBibles() }), ...extra],
     metrics,
   });
   return Object.assign(await listen(app), { metrics });

@@ -39,9 +39,9 @@ const describeScript = `
   };`;
 
 /**
- * Interactive elements smaller than `min` px in either dimension. Links inside a sentence (an inline link
- * whose block also holds other text: verse numbers, a link in a footnote) are exempt, as WCAG 2.5.5 and
- * Lighthouse exempt them; so is anything not rendered.
+ * Interactive elements smaller than `min` px in either dimension. Targets inside a sentence (an inline
+ * element whose block also holds other text: verse numbers, a tappable word, a link in a footnote) are
+ * exempt, as WCAG 2.5.5 and Lighthouse exempt them; so is anything not rendered.
  */
 export async function smallTapTargets(page: Page, min = 44): Promise<string[]> {
   await page.evaluate(describeScript);
@@ -58,7 +58,7 @@ export async function smallTapTargets(page: Page, min = 44): Promise<string[]> {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0 || style.visibility === "hidden") continue;
       if (el.closest("details:not([open])") && el.tagName !== "SUMMARY" && !el.closest("summary")) continue;
-      if (style.display === "inline" && el.tagName === "A") {
+      if (style.display === "inline") {
         const block = blockOf(el);
         const own = (el.textContent ?? "").trim().length;
         if ((block.textContent ?? "").trim().length > own + 20) continue;

@@ -2,6 +2,8 @@ import { BOOKS, chapterCount, type Book } from "../../scripture/books.js";
 import { TRANSLATIONS, type Translation } from "../../scripture/translations.js";
 import { esc, layout, type PageAssets } from "./html.js";
 import { formatReference } from "../../scripture/references.js";
+import { COMMENTARIES } from "../../study/commentaries.js";
+import { TAGGED_BIBLES } from "../../study/verse-tags.js";
 import { bookName, readerHref, type ChapterRef, type ReaderView } from "./reader.js";
 
 /** "John 3", "Psalm 23", "Salmo 23": the reference formatter's names, so headings say what answers say. */
@@ -14,11 +16,13 @@ const UI = {
     translation: "Translation", books: "Books", chaptersOf: "Chapters of", skip: "Skip to the text",
     ot: "Old Testament", nt: "New Testament", around: "Chapters before and after", footer: "Public-domain text.",
     previous: "Previous chapter", next: "Next chapter", home: "Biblical Chat", lab: "Prompt lab",
+    words: "Original words", notes: "Notes", commentary: "Commentary", study: "Study tools",
   },
   es: {
     translation: "Traducción", books: "Libros", chaptersOf: "Capítulos de", skip: "Saltar al texto",
     ot: "Antiguo Testamento", nt: "Nuevo Testamento", around: "Capítulos anterior y siguiente", footer: "Texto de dominio público.",
     previous: "Capítulo anterior", next: "Capítulo siguiente", home: "Biblical Chat", lab: "Prompt lab",
+    words: "Palabras originales", notes: "Notas", commentary: "Comentario (inglés)", study: "Herramientas de estudio",
   },
 } as const;
 const ui = (t: Translation) => (t.language === "es" ? UI.es : UI.en);
@@ -166,6 +170,32 @@ function chapterText(view: ReaderView): string {
   return out.join("\n");
 }
 
+/**
+ * The study tools: the original words and the notes where the translation carries Strong's tags, and the
+ * commentaries that cover the book. study.js and the data load only when a tool is used.
+ */
+function studyBar(assets: PageAssets, view: ReaderView): string {
+  const t = ui(view.translation);
+  const tagged = TAGGED_BIBLES.includes(view.translation.id);
+  const tools = tagged
+    ? `<button type="button" class="tool" data-tool="words" aria-pressed="false">${esc(t.words)}</button>
+<button type="button" class="tool" data-tool="notes" aria-pressed="false">${esc(t.notes)}</button>`
+    : "";
+  const covering = COMMENTARIES.filter((c) => c.scope === "bible" || c.scope.includes(view.book.id));
+  const items = covering
+    .map((c) => `<li><button type="button" data-commentary="${esc(c.id)}" aria-pressed="false" lang="en">${esc(c.name)} <span class="by">${esc(c.author)}, ${esc(c.date.replace(/ \(.*\)$/, ""))}</span></button></li>`)
+    .join("");
+  const menu = covering.length
+    ? `<details class="menu commentary-menu"><summary>${esc(t.commentary)}</summary><ul class="menu-list">${items}</ul></details>`
+    : "";
+  const ref = formatReference({ book: view.book.id, chapter: view.chapter }, "en");
+  return `<div class="study" role="group" aria-label="${esc(t.study)}" data-ref="${esc(ref)}" data-bible="${esc(view.translation.id)}" data-book="${esc(view.book.id)}" data-chapter="${view.chapter}" data-lang="${esc(view.translation.language)}" data-module="${esc(assets.url("study.js"))}">
+${tools}
+${menu}
+</div>
+<p class="study-status" role="status"></p>`;
+}
+
 export function renderReader(assets: PageAssets, view: ReaderView): string {
   const heading = title(view, view.translation);
   const range = view.highlight ? `:${verseParam(view)}` : "";
@@ -174,6 +204,8 @@ export function renderReader(assets: PageAssets, view: ReaderView): string {
   const body = `<a class="skip" href="#text">${esc(t.skip)}</a>
 ${header(view)}
 ${jumpNav(view)}
+${studyBar(assets, view)}
+<div class="page">
 <main id="text" lang="${esc(view.translation.language)}" tabindex="-1">
 <h1>${esc(heading)}</h1>
 <p class="edition">${esc(view.translation.name)}</p>
@@ -183,6 +215,8 @@ ${superscription}
 ${chapterText(view)}
 </div>
 </main>
+<aside class="commentary" lang="en" tabindex="-1" aria-labelledby="commentary-title" hidden></aside>
+</div>
 ${pager(view, t.around)}
 <footer class="foot">${esc(t.footer)} <a href="/" lang="en">${esc(t.home)}</a> · <a href="/lab" lang="en">${esc(t.lab)}</a></footer>`;
   return layout(assets, {

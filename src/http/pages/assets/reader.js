@@ -15,3 +15,19 @@ document.addEventListener("keydown", (e) => {
   open.open = false;
   open.querySelector("summary")?.focus();
 });
+
+// The study tools load their code (and their data) only when one is used.
+const study = document.querySelector(".study");
+if (study) {
+  let mod;
+  study.addEventListener("click", async (e) => {
+    const button = e.target instanceof Element ? e.target.closest("button") : null;
+    if (!button) return;
+    mod ??= import(study.dataset.module);
+    (await mod).handle(button);
+  });
+  document.addEventListener("click", async (e) => {
+    const close = e.target instanceof Element ? e.target.closest(".commentary .c-close") : null;
+    if (close && mod) (await mod).handle(close);
+  });
+}
