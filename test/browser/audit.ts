@@ -58,10 +58,13 @@ export async function smallTapTargets(page: Page, min = 44): Promise<string[]> {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0 || style.visibility === "hidden") continue;
       if (el.closest("details:not([open])") && el.tagName !== "SUMMARY" && !el.closest("summary")) continue;
-      if (style.display === "inline") {
+      // In running text: inline itself, or set out of flow from inside an inline (a verse number hung in
+      // the margin of a poetic line, whose size the line's height constrains).
+      const parentInline = el.parentElement !== null && getComputedStyle(el.parentElement).display === "inline";
+      if (style.display === "inline" || (style.position === "absolute" && parentInline)) {
         const block = blockOf(el);
         const own = (el.textContent ?? "").trim().length;
-        if ((block.textContent ?? "").trim().length > own + 20) continue;
+        if ((block.textContent ?? "").trim().length > own + 2) continue;
       }
       if (r.width < min - 0.5 || r.height < min - 0.5) out.push(`${describe(el)} ${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
     }

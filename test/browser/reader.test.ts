@@ -70,7 +70,7 @@ describe("the reader in Chromium", () => {
 
   it("when the translation is changed, then the chapter reloads in it with the highlight kept", async () => {
     await page.goto(`${srv.url}/read/ROM/8?verse=28-30`);
-    expect(await page.locator(".menu-list").isVisible()).toBe(false);
+    expect(await page.locator(".translations .menu-list").isVisible()).toBe(false);
     await page.locator("details.translations summary").click();
     await page.getByRole("link", { name: "King James Version" }).click();
     await page.waitForURL(/bible_id=eng-kjv/);
@@ -114,7 +114,7 @@ describe("the reader in Chromium", () => {
     await page.locator(".reader-bar details.translations summary").click();
     await screenshot(page, "reader-john-3-16-phone-menu");
     await page.keyboard.press("Escape");
-    expect(await page.locator(".menu-list").isVisible()).toBe(false);
+    expect(await page.locator(".translations .menu-list").isVisible()).toBe(false);
     await page.mouse.wheel(0, 1500);
     await page.waitForFunction(() => window.scrollY > 900);
     expect(await inViewport(page, ".reader-bar")).toBe(true);
@@ -179,7 +179,7 @@ describe("the reader in Chromium", () => {
     await page.goto(`${srv.url}/read/JHN/3?verse=16`);
     await page.locator(".reader-bar summary").focus();
     await page.keyboard.press("Enter");
-    expect(await page.locator(".menu-list").isVisible()).toBe(true);
+    expect(await page.locator(".translations .menu-list").isVisible()).toBe(true);
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
@@ -202,6 +202,66 @@ describe("the reader in Chromium", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${srv.url}/read/PSA/23`);
     await screenshot(page, "reader-psalm-23-phone");
+  });
+
+  it("when a psalm is read, then it is set as poetry: stanzas of lines, continuation lines indented, Selah apart", async () => {
+    await page.goto(`${srv.url}/read/PSA/23`);
+    expect(await page.locator(".chapter-text .stanza").count()).toBeGreaterThanOrEqual(1);
+    const lines = await page.locator(".chapter-text .line").evaluateAll((els) =>
+      els.map((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return { cls: el.className, text: el.textContent ?? "", left: range.getClientRects()[0]!.left };
+      }),
+    );
+    expect(lines[0]).toMatchObject({ cls: "line l1", text: "1Yahweh is my shepherd; " });
+    expect(lines[1]).toMatchObject({ cls: "line l2", text: "I shall lack nothing." });
+    expect(lines[1]!.left).toBeGreaterThan(lines[0]!.left);
+    expect(lines.length).toBeGreaterThanOrEqual(12);
+    // Each line starts on a line of its own.
+    const tops = await page.locator(".chapter-text .line").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
+    expect(new Set(tops).size).toBe(tops.length);
+    await page.goto(`${srv.url}/read/PSA/46`);
+    expect(await page.locator(".line.selah").count()).toBeGreaterThanOrEqual(1);
+    await page.goto(`${srv.url}/read/PSA/42`);
+    expect(await page.locator("h2.heading").first().textContent()).toBe("BOOK 2");
+    await screenshot(page, "reader-psalm-42-phone");
+    // Prose keeps its paragraphs.
+    await page.goto(`${srv.url}/read/JHN/3`);
+    expect(await page.locator(".chapter-text > p").count()).toBeGreaterThan(1);
+  });
+
+  it("when the RV1909 is read, then chapter openings are in normal case and Psalm 119's letters are headings", async () => {
+    await page.goto(`${srv.url}/read/1CO/13?bible_id=spa-rv1909`);
+    expect(await page.locator("#v1").textContent()).toMatch(/^1\u00a0Si yo hablase lenguas/);
+    expect(await page.locator("#v1").evaluate((el) => getComputedStyle(el).textTransform)).toBe("none");
+    await screenshot(page, "reader-1co-13-rv1909-phone");
+    await page.goto(`${srv.url}/read/PSA/119?bible_id=spa-rv1909`);
+    expect(await page.locator("h1").textContent()).toBe("Salmo 119");
+    expect(await page.locator("h2.heading").first().textContent()).toBe("ALEPH");
+  });
+
+  it("when a deuterocanonical book is opened in the KJV, then the WEB's text shows under a visible note and links keep the KJV", async () => {
+    await page.goto(`${srv.url}/read/SIR/2?verse=1&bible_id=eng-kjv`);
+    const note = page.locator(".note.fallback");
+    expect(await note.textContent()).toBe("Sirach is not in the King James Version; shown in the World English Bible.");
+    expect(await inViewport(page, ".note.fallback")).toBe(true);
+    expect(await page.locator(".edition").textContent()).toBe("World English Bible");
+    expect(await page.locator("#v1").textContent()).toContain("My son, if you come to serve the Lord");
+    expect(await page.locator(".reader-bar a[rel=next]").getAttribute("href")).toBe("/read/SIR/3?bible_id=eng-kjv");
+    expect(await lowContrastText(page)).toEqual([]);
+    await screenshot(page, "reader-sirach-2-kjv-fallback-phone");
+    await page.locator("details.books summary").click();
+    await page.getByRole("link", { name: "Romans", exact: true }).click();
+    await page.waitForURL(/\/read\/ROM\/1\?bible_id=eng-kjv$/);
+    expect(await page.locator(".note.fallback").count()).toBe(0);
+    expect(await page.locator(".edition").textContent()).toBe("King James Version");
+    // In the RV1909 the page stays Spanish around the English text.
+    await page.goto(`${srv.url}/read/TOB/4?bible_id=spa-rv1909`);
+    expect(await page.locator("html").getAttribute("lang")).toBe("es");
+    expect(await page.locator("h1").textContent()).toBe("Tobías 4");
+    expect(await page.locator("main").getAttribute("lang")).toBe("en");
+    expect(await page.locator(".note.fallback").textContent()).toBe("Tobías no está en la Reina-Valera 1909; se muestra en la World English Bible.");
   });
 
   it("when all pages ran, then no CSP violation or script error was reported", () => {
