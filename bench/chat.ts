@@ -15,6 +15,7 @@ import { match, reply } from "../test/fakes/index.js";
 import { startChatStack, type ChatStack } from "../test/http/chat-stack.js";
 import { bareGraph } from "./chat-floor.js";
 import { plainProxy, scriptedAnswer } from "./chat-proxy.js";
+import { measureQuoteCost, quoteCostTable } from "./quote-cost.js";
 
 const now = () => performance.timeOrigin + performance.now();
 const N = Number(process.env.BENCH_N ?? 400);
@@ -138,6 +139,8 @@ try {
   console.log(`chat benchmark: ${N} sequential requests per mode, then autocannon; Node ${process.version}, ${availableParallelism()} cores, load average at start ${loadAtStart}\n`);
   console.log("| path | measure | value |\n|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+  // The quotation check's share of the answer path, measured alone (it runs inside "chat graph" above).
+  console.log(`\n${quoteCostTable(measureQuoteCost())}`);
 } finally {
   clearInterval(sampler);
 }
