@@ -7,6 +7,11 @@
  * Four paths: the adapter alone (a scripted runner, no provider: its floor), the adapter over one plain
  * streamed provider call (a thin proxy, comparable with LiteLLM), the adapter over a bare LangGraph
  * making the same three calls (the libraries' floor, bench/chat-floor.ts), and over the chat graph.
+ * Then, for the plain proxy (the plain openai SDK's floor) and the chat graph in the same run:
+ *   CPU per request when the answer streams in 62, 300 and 1,000 chunks, and CPU per streamed chunk
+ *   (the slope between 62 and 1,000 chunks), with the graph's slope as a ratio of the SDK's;
+ *   first-token delay on a real-looking answer paced like a provider (BENCH_PACE_MS between chunks).
+ * BENCH_N, BENCH_SECONDS, BENCH_CHUNK_N, BENCH_PACE_MS and BENCH_ONLY=chunks|paths tune the run.
  */
 import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
@@ -128,15 +133,101 @@ async function measure(label: string, stack: ChatStack): Promise<string[][]> {
   }
 }
 
+const CHUNKS = [62, 300, 1000] as const;
+const CHUNK_N = Number(process.env.BENCH_CHUNK_N ?? 60);
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 8);
+const ONLY = process.env.BENCH_ONLY;
+
+/** An answer of n word chunks, with a sentence end every dozen words, as a provider streams tokens. */
+function chunkedAnswer(n: number): string[] {
+  const words = ANSWER.replace(/[.!?"]/g, "").split(/\s+/).filter(Boolean);
+  return Array.from({ length: n }, (_, i) => `${words[i % words.length]}${i % 12 === 11 || i === n - 1 ? "." : ""} `);
+}
+
+/** CPU (whole process) per streamed request whose answer turn streams `n` chunks, max_words out of the way. */
+async function cpuAt(stack: ChatStack, graph: boolean, n: number): Promise<number> {
+  const { provider } = stack;
+  provider.reset();
+  const pieces = chunkedAnswer(n);
+  const answer = reply.text(pieces.join(""), { chunks: pieces });
+  if (graph) {
+    provider.on(match.all(match.agent(), match.not(match.afterToolResult())), reply.toolCall("lookup_passage", { reference: "John 3:16" }));
+    provider.on(match.all(match.agent(), match.afterToolResult()), answer);
+  } else {
+    provider.on(match.any(), answer);
+  }
+  const req = JSON.stringify({ model: "gpt-4o-mini", stream: true, max_words: 2000, messages: [{ role: "user", content: "What does John 3:16 teach about God's love?" }] });
+  const go = async () => {
+    const res = await fetch(`${stack.url}/v1/chat/completions`, { method: "POST", headers, body: req });
+    const text = await res.text();
+    if (res.status !== 200 || !text.includes("[DONE]")) throw new Error(`bench request failed: ${res.status}`);
+  };
+  for (let i = 0; i < 10; i++) await go();
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < CHUNK_N; i++) await go();
+  const cpu = process.cpuUsage(cpu0);
+  return (cpu.user + cpu.system) / 1000 / CHUNK_N;
+}
+
+/** First-token delay when the answer turn streams at a provider's pace (PACE_MS between chunks). */
+async function pacedFirstToken(stack: ChatStack, graph: boolean): Promise<number[]> {
+  const { provider } = stack;
+  provider.reset();
+  const answer = reply.text(ANSWER, { chunkDelayMs: PACE_MS });
+  if (graph) {
+    provider.on(match.all(match.agent(), match.not(match.afterToolResult())), reply.toolCall("lookup_passage", { reference: "John 3:16" }));
+    provider.on(match.all(match.agent(), match.afterToolResult()), answer);
+  } else {
+    provider.on(match.any(), answer);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const s = await once(stack, true);
+    if (s.firstToken !== undefined) out.push(s.firstToken);
+  }
+  return out;
+}
+
+async function chunkRows(): Promise<string[][]> {
+  const rows: string[][] = [];
+  const slope: Record<string, number> = {};
+  for (const [label, graph] of [["plain openai SDK (proxy)", false], ["chat graph", true]] as const) {
+    const stack = graph ? await graphStack() : await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: plainProxy });
+    try {
+      const at: number[] = [];
+      for (const n of CHUNKS) at.push(await cpuAt(stack, graph, n));
+      CHUNKS.forEach((n, i) => rows.push([label, `CPU per streamed request, answer in ${n} chunks`, ms(at[i]!)]));
+      slope[label] = (at[2]! - at[0]!) / (CHUNKS[2] - CHUNKS[0]);
+      rows.push([label, "CPU per streamed chunk (slope 62 -> 1,000 chunks)", `${slope[label]!.toFixed(4)} ms`]);
+      const firsts = await pacedFirstToken(stack, graph);
+      rows.push([label, `first answer token -> client at ${PACE_MS} ms/chunk, p50 / p99`, firsts.length ? `${ms(pct(firsts, 50))} / ${ms(pct(firsts, 99))}` : "n/a"]);
+    } finally {
+      await stack.close();
+    }
+  }
+  const ratio = slope["chat graph"]! / slope["plain openai SDK (proxy)"]!;
+  rows.push(["chat graph / plain SDK", "CPU per streamed chunk, ratio (goal <= 1.5)", `${ratio.toFixed(2)}x`]);
+  return rows;
+}
+
 const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(" ");
 try {
   const rows = [
-    ...(await measure("adapter alone (scripted runner)", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: () => scriptedAnswer(ANSWER.split(/(?<=\. )/)) }))),
-    ...(await measure("adapter + plain proxy", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: plainProxy }))),
-    ...(await measure("adapter + bare LangGraph (libraries' floor)", await graphStack(bareGraph))),
-    ...(await measure("adapter + chat graph", await graphStack())),
+    ...(ONLY === "chunks"
+      ? []
+      : [
+          ...(await measure("adapter alone (scripted runner)", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: () => scriptedAnswer(ANSWER.split(/(?<=\. )/)) }))),
+          ...(await measure("adapter + plain proxy", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: plainProxy }))),
+          ...(await measure("adapter + bare LangGraph (libraries' floor)", await graphStack(bareGraph))),
+          ...(await measure("adapter + chat graph", await graphStack())),
+        ]),
+    ...(ONLY === "paths" ? [] : await chunkRows()),
   ];
-  console.log(`chat benchmark: ${N} sequential requests per mode, then autocannon; Node ${process.version}, ${availableParallelism()} cores, load average at start ${loadAtStart}\n`);
+  const flags = process.execArgv.filter((a) => a.startsWith("--max") || a.startsWith("--expose")).join(" ") || "none";
+  console.log(
+    `chat benchmark: ${N} sequential requests per mode, then autocannon -c 32 for ${SECONDS} s; ${CHUNK_N} requests per chunk count; ` +
+      `Node ${process.version} (heap flags: ${flags}), ${availableParallelism()} cores, load average at start ${loadAtStart}, at end ${loadavg().map((l) => l.toFixed(1)).join(" ")}\n`,
+  );
   console.log("| path | measure | value |\n|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
   // The quotation check's share of the answer path, measured alone (it runs inside "chat graph" above).

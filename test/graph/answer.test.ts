@@ -35,6 +35,33 @@ describe("the answer turn", () => {
     expect(agentCalls()).toHaveLength(1);
   });
 
+  it("when the answer turn follows a tool round, then its text streams as it comes, from the first word", async () => {
+    h.provider.on(match.all(match.agent(), match.afterToolResult()), reply.text(LONG, { chunkDelayMs: 2 }));
+    h.provider.on(match.agent(), reply.toolCall("lookup_passage", { reference: "Romans 3:24" }));
+    const out = await h.run("What is grace?", { skipPreflight: true, maxWords: 500 });
+    expect(out.content).toBe(LONG);
+    // The old gate held up to 200 characters of a turn; now the first word goes out on its own.
+    expect(out.deltas[0]).toBe("Grace ");
+    expect(out.deltas.length).toBeGreaterThan(50);
+  });
+
+  it("when the provider streams two sentences and then stalls, then the caller gets them before the timeout", async () => {
+    const stalling = await startHarness({ providerTimeoutMs: 600 });
+    try {
+      const text = "Grace is the free favour of God. Paul writes about it often. ";
+      stalling.provider.on(match.agent(), reply.stall(12, { text: `${text}In Romans 3:24 he says we are justified freely by grace.` }));
+      const deltas: string[] = [];
+      const err = await stalling.run("What is grace?", { skipPreflight: true }, { deltas }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toMatchObject({ status: 504, code: "upstream_timeout" });
+      expect(deltas.join("")).toBe(text);
+    } finally {
+      await stalling.close();
+    }
+  });
+
   it("when the answer is longer than max_words, then it is cut at a sentence end, finish_reason is length and upstream is aborted", async () => {
     h.provider.on(match.agent(), reply.text(LONG, { chunkDelayMs: 3 }));
     const out = await h.run("What is grace?", { skipPreflight: true, maxWords: 30 });

@@ -27,7 +27,8 @@ export interface Harness {
   run(
     turns: ChatTurn[] | string,
     ctx?: Partial<ChatRequestContext>,
-    opts?: { signal?: AbortSignal; stream?: boolean },
+    /** `deltas`: an array that receives the streamed pieces, kept also when the run fails. */
+    opts?: { signal?: AbortSignal; stream?: boolean; deltas?: string[] },
   ): Promise<ChatOutcome & { deltas: string[]; content: string }>;
   close(): Promise<void>;
 }
@@ -101,7 +102,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logs,
     async run(turns, ctx = {}, opts = {}) {
       const list: ChatTurn[] = typeof turns === "string" ? [{ role: "user", content: turns }] : turns;
-      const deltas: string[] = [];
+      const deltas: string[] = opts.deltas ?? [];
       const outcome = await runtime
         .run(list, context(ctx), {
           ...(opts.signal ? { signal: opts.signal } : {}),

@@ -116,4 +116,23 @@ describe("turn gate", () => {
     const gate = new TurnGate(false);
     expect(gate.text("In the")).toBe("In the");
   });
+
+  it("when the turn follows a tool round, then text streams at once and a later tool call is ignored", () => {
+    const gate = new TurnGate("stream");
+    expect(gate.text("In the")).toBe("In the");
+    gate.toolCallSeen();
+    expect(gate.isToolTurn).toBe(false);
+    expect(gate.calledTools).toBe(true);
+  });
+
+  it("when a held turn fails, then release() gives the text held so far, once; a tool turn gives none", () => {
+    const gate = new TurnGate();
+    expect(gate.text("Grace is a gift. It is free.")).toBe("");
+    expect(gate.release()).toBe("Grace is a gift. It is free.");
+    expect(gate.release()).toBe("");
+    const tools = new TurnGate();
+    tools.text("Let me look.");
+    tools.toolCallSeen();
+    expect(tools.release()).toBe("");
+  });
 });

@@ -1,11 +1,18 @@
 /**
  * Decides, while one agent turn streams, whether its text is the answer. Models often say something
- * ("Let me look that up.") before calling a tool; that text must never reach the caller. So a turn's
- * text is held back until one of:
+ * ("Let me look that up.") before calling a tool; that text must never reach the caller.
+ *
+ * The first turn of a request (no tool result yet) is usually a tool turn, so its text is held back
+ * until one of:
  *   - a tool call appears: the held text is dropped and the turn is a tool turn;
  *   - the turn ends without a tool call: the held text is the answer;
  *   - the held text reaches HOLD_CHARS and contains a sentence end: the turn becomes the answer turn
- *     from there on, its text streams, and a tool call that follows is dropped.
+ *     from there on, its text streams, and a tool call that follows is dropped;
+ *   - the provider fails or stalls mid-turn (release()): what it said so far goes out before the error,
+ *     so a stream that stalls after two sentences shows them rather than nothing.
+ * A turn after a tool round is almost always the answer, and its first words should not wait: it
+ * streams at once (mode "stream"), and a tool call that follows its text is dropped as above. A turn
+ * that cannot call tools (tool_choice "none") streams at once too.
  * Both the streaming and the non-streaming path run through this gate, so they answer alike.
  */
 export const HOLD_CHARS = 200;
@@ -19,9 +26,12 @@ export class TurnGate {
   /** The model asked for a tool in this turn, whether or not the call is honoured. */
   calledTools = false;
 
-  /** toolsPossible false (tool_choice "none"): the turn can only answer, so nothing is held. */
-  constructor(toolsPossible = true) {
-    this.committed = !toolsPossible;
+  /**
+   * "hold" for a turn that may well call tools (the first); "stream" for one that can only answer
+   * (tool_choice "none", or false) or is almost surely the answer (after a tool round).
+   */
+  constructor(mode: "hold" | "stream" | boolean = "hold") {
+    this.committed = mode === "stream" || mode === false;
   }
 
   /** Text to release to the answer now (empty while held or dropped). */
@@ -43,6 +53,11 @@ export class TurnGate {
   /** At the end of the turn: whatever is still held, when this is the answer turn. */
   end(): string {
     return this.toolCall ? "" : this.commit();
+  }
+
+  /** The turn failed before it was decided: the text held so far, which the caller sees before the error. */
+  release(): string {
+    return this.toolCall || this.committed ? "" : this.commit();
   }
 
   /** A tool turn: the model asked for tools before its text became the answer. */

@@ -73,7 +73,9 @@ export function createCallAgent(deps: ChatDeps) {
     const messages = toProviderMessages(system, state.messages);
     const emit = (text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent);
     const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit);
-    const gate = new TurnGate(!finalStep);
+    // After a tool round the turn is almost always the answer: it streams as it comes (see TurnGate).
+    const afterTools = state.messages.some((m) => m.getType() === "tool");
+    const gate = new TurnGate(finalStep || afterTools ? "stream" : "hold");
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
     const pending: PendingCall[] = [];
     let finish: string | null | undefined;
@@ -121,6 +123,10 @@ export function createCallAgent(deps: ChatDeps) {
           ? upstreamTimeout(deps.providerName, deps.providerTimeoutMs)
           : toProviderError(err, { provider: deps.providerName, model: ctx.model, timeoutMs: deps.providerTimeoutMs });
         done(mapped);
+        // What the provider said before it failed goes out first: a stream shows it, then the error.
+        const held = gate.release();
+        if (held) answer.push(held);
+        answer.finish();
         throw mapped;
       }
     } finally {
