@@ -42,6 +42,7 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
     dataDir: config.dataDir,
     chromaUrl: config.chromaUrl,
     embeddings: config.embeddings,
+    baseUrl: config.publicBaseUrl,
     library: bibles,
     logger: logger.child({ component: "search" }),
     metrics,

@@ -5,6 +5,7 @@ import { chatDeps } from "../../graphs/chat/runtime.js";
 import { loadConfig } from "../../src/config.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { createLinkStream } from "../../src/scripture/links.js";
+import { ScriptureSearch } from "../../src/scripture/search/search.js";
 
 const bibles = loadBibleLibrary();
 const ANSWER =
@@ -84,5 +85,12 @@ describe("PUBLIC_BASE_URL", () => {
     expect(chatDeps(config, parts).publicBaseUrl).toBe("https://bible.example.org");
     expect(chatDeps(loadConfig({}), parts).publicBaseUrl).toBeUndefined();
     expect(() => loadConfig({ PUBLIC_BASE_URL: "bible.example.org" })).toThrow(/PUBLIC_BASE_URL/);
+  });
+
+  it("when it is set, then a search result's reader url is absolute too (the same builder)", async () => {
+    const search = new ScriptureSearch(bibles, undefined, "https://bible.example.org");
+    const { results, type } = await search.search({ query: "John 3", bibleId: "eng-kjv", limit: 1 });
+    expect(type).toBe("direct_passage");
+    expect(results[0]?.url).toBe("https://bible.example.org/read/JHN/3?bible_id=eng-kjv");
   });
 });

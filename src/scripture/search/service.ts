@@ -24,6 +24,8 @@ export interface SearchServiceOptions {
   rankingBible?: ChapterSource;
   logger: SearchServiceLogger;
   metrics?: SearchMetrics;
+  /** PUBLIC_BASE_URL: results' reader links become absolute. */
+  baseUrl?: string | undefined;
 }
 
 export interface SearchService {
@@ -49,7 +51,7 @@ export function embedderConfig(embeddings: SearchServiceOptions["embeddings"]): 
  * Chroma is unreachable (chat keeps working).
  */
 export function startSearchService(options: SearchServiceOptions): SearchService {
-  const search = new ScriptureSearch(options.library, options.metrics);
+  const search = new ScriptureSearch(options.library, options.metrics, options.baseUrl);
   let embedded: EmbeddedChroma | undefined;
   let conn: ChromaConnection | undefined;
   let state: "starting" | "indexing" | "ready" | "failed" = "starting";
