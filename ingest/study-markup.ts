@@ -95,12 +95,15 @@ export function plainParagraphs(markup: string): string {
   return markup
     .split(PARAGRAPH_END)
     // Scofield's text carries a few escaped HTML tags ("&lt;/ol&gt;") that decode into markup.
-    .map((part) => stripOsis(part).text.replace(/<\/?[a-z]+\s*\/?>/g, "").replace(/ {2,}/g, " ").trim())
+    .map((part) => decodeNumeric(stripOsis(part).text).replace(/<\/?[a-z]+\s*\/?>/g, "").replace(/ {2,}/g, " ").trim())
     .filter((part) => part !== "")
     .join("\n\n");
 }
 
+// stripOsis decodes the named entities the Bible modules use; Nave also has numeric ones (&#8220;).
+const decodeNumeric = (text: string) => text.replace(/&#(\d{2,6});/g, (_, n: string) => String.fromCodePoint(Number(n)));
+
 /** Plain text on one line. */
 export function plainLine(markup: string): string {
-  return stripOsis(markup).text;
+  return decodeNumeric(stripOsis(markup).text);
 }

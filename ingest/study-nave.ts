@@ -75,11 +75,17 @@ export function parseNave(imp: string): { topics: NaveTopicRow[]; references: nu
         .replace(/[\s,;:.]+$/, "")
         .replace(/\s+([,;])/g, "$1")
         .replace(/(?:[,;]\s*)+/g, (m) => m.trim().slice(0, 1) + " ")
+        // Bits of references Nave left outside a ref element (":10-18", "v. 3").
+        .replace(/(?:^|[\s,;])(?:vs?\.\s*)?:?\d[\d:,-]*(?=[\s,;.]|$)/g, "")
+        .replace(/[\s,;:.]+$/, "")
+        .replace(/^[\s,;:.]+/, "")
         .trim();
+      // "OF ENEMIES" -> "Of enemies": Nave's capitals are headings, not shouting.
+      const sentence = note === note.toUpperCase() && /\p{Lu}{2}/u.test(note) ? note.charAt(0) + note.slice(1).toLowerCase() : note;
       let noteIndex = -1;
-      if (note !== "" && !/^[,;.\s]*$/.test(note)) {
-        noteIndex = row.notes.indexOf(note);
-        if (noteIndex < 0) noteIndex = row.notes.push(note) - 1;
+      if (sentence !== "" && !/^[,;.\s]*$/.test(sentence)) {
+        noteIndex = row.notes.indexOf(sentence);
+        if (noteIndex < 0) noteIndex = row.notes.push(sentence) - 1;
       }
       for (const ref of refs) {
         if (seen.has(ref)) continue;

@@ -76,3 +76,23 @@ describe("the commentaries", () => {
     expect(sections).toBeGreaterThan(3000);
   });
 });
+
+describe("Nave's topics", () => {
+  it("when every topic is read, then names, notes and references are clean and every reference resolves", () => {
+    const rows = readGzipJson<{ id: string; name: string; refs: [string, number][]; notes: string[]; see: string[] }[]>(DEFAULT_STUDY_DIR, "naves.json.gz")!;
+    expect(rows).toHaveLength(5322);
+    const ids = new Set(rows.map((r) => r.id));
+    expect(ids.size).toBe(rows.length);
+    const problems: string[] = [];
+    for (const row of rows) {
+      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(row.id)) problems.push(`id ${row.id}`);
+      for (const note of row.notes) if (/<|>|&(?:[a-z]+|#\d+);|^[\s,;:.]|[\s,;:]$| {2}/.test(note)) problems.push(`${row.id} note ${note}`);
+      if (study.topics.get(row.id, 0) === undefined) problems.push(`${row.id} not found by id`);
+      for (const [ref, note] of row.refs) {
+        if (!/^[1-4]?[A-Z]{2,3}\d+(?::\d+(?:-(?:\d+:)?\d+)?)?$/.test(ref)) problems.push(`${row.id} ref ${ref}`);
+        if (note >= row.notes.length) problems.push(`${row.id} note index ${note}`);
+      }
+    }
+    expect(problems.slice(0, 10)).toEqual([]);
+  });
+});
