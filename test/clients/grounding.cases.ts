@@ -4,6 +4,8 @@ import { match, reply } from "../fakes/index.js";
 import { KEY, MODEL, QUESTION } from "./expectations.js";
 import type { BiblicalExtras } from "./openai-sdk.cases.js";
 import type { RealService } from "./service.js";
+import { formatGrounding, runScenarios } from "../../evals/answers/runner.js";
+import { findReferences } from "../../src/scripture/references.js";
 
 // A misquotation (the NIV's "one and only Son" for the WEB's "only born Son"), a faithful quotation,
 // and a reference without a quotation.
@@ -108,6 +110,25 @@ export function groundingCases(service: () => RealService) {
         ["Romans 8:28", "cited", "eng-kjv"],
         ["Psalm 23", "cited", "eng-kjv"],
       ]);
+    });
+  
+    it("when eval:answers runs against the service, then it reports the share of quotations corrected per theology and model", async () => {
+      const scenario = (id: string, theology: string) => ({
+        id, file: "test", question: QUESTION, theology, profile: "universal_explorer", max_words: 120, language: "en" as const,
+        min_citations: 1, must_include: [], must_not_include: [],
+      });
+      const results = await runScenarios({
+        baseURL: `${service().url}/v1`,
+        apiKey: KEY,
+        model: MODEL,
+        scenarios: [scenario("a", "reformed"), scenario("b", "catholic")],
+        findReferences,
+        concurrency: 1,
+      });
+      expect(results.map((r) => r.quotes)).toEqual([{ verified: 1, corrected: 1 }, { verified: 1, corrected: 1 }]);
+      const rows = formatGrounding(results).split("\n").map((line) => line.split(/\s+/));
+      expect(rows).toContainEqual(["reformed", MODEL, "1", "2", "1", "50%"]);
+      expect(rows).toContainEqual(["all", "2", "4", "2", "50%"]);
     });
   });
 }
