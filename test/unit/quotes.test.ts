@@ -150,6 +150,10 @@ describe("checkQuotes: what is not a quotation of scripture", () => {
     '```\n"For God so loved the world and all" (John 3:16)\n```',
     '"Unclosed quotation with John 3:16 in it',
     "> Grace is not a doctrine but a life.\n> — Augustine\n",
+    'Jesus taught the "Sermon on the Mount" (Matthew 5-7).',
+    'Read the "Parable of the Good Samaritan" (Luke 10:25-37) again.',
+    'John 3:16 is "the heart of the gospel."',
+    'Many call it "The Love Chapter" (1 Corinthians 13).',
   ];
   it.each(untouched)("when the answer is %j, then nothing changes", (text) => {
     const result = check(text);

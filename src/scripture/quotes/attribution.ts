@@ -60,7 +60,8 @@ export function lastSentenceStart(text: string): number {
 }
 
 // Words that name or define rather than quote: "John 3:16 is called "the gospel in miniature"".
-const NAMING = /\b(?:called|calls|named|known|nicknamed|term|terms|word|words|phrase|title|titled|means|meaning|translated|translates|rendered|renders|summed|summarized|summarised|llamad[oa]s?|conocid[oa]s?|palabras?|frase|significa|traducid[oa]s?)\b/i;
+// A copula describes rather than quotes: "John 3:16 is "the heart of the gospel"".
+const NAMING = /\b(?:is|are|was|were|called|calls|named|known|nicknamed|term|terms|word|words|phrase|title|titled|means|meaning|translated|translates|rendered|renders|summed|summarized|summarised|es|son|era|llamad[oa]s?|conocid[oa]s?|palabras?|frase|significa|traducid[oa]s?)\b/i;
 
 /** A quotation is tied tightly to a reference when at most three words stand between them, none of them naming words, or only a colon. */
 export function tieOf(between: string): Tie {

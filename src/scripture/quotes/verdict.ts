@@ -71,13 +71,24 @@ function spanText(passage: Passage, start: number, end: number, original: string
   return text;
 }
 
+// Function words of English and Spanish: a title's capitals skip them ("Sermon on the Mount").
+const FUNCTION_WORDS = new Set(("a an and as at by for from in into of on or the to with " +
+  "a al con de del el en la las los o para por que un una y").split(" "));
+
+/** "Sermon on the Mount", "The Parable of the Good Samaritan": every other word capitalised, a title. */
+function isTitle(text: string): boolean {
+  const words = text.match(/[\p{L}’']+/gu) ?? [];
+  const content = words.filter((word) => !FUNCTION_WORDS.has(word.toLowerCase()));
+  return words.length <= 8 && content.length >= 2 && content.every((word) => /^\p{Lu}/u.test(word));
+}
+
 export function judge(original: string, passage: Passage, tie: Tie, folding: Folding, outer?: string): Verdict {
   const fragments = original.split(GAP).map((part) => tokenize(part, folding).map((token) => token.key));
   const words = fragments.flat();
   if (words.length === 0) return { kind: "ignored" };
   if (passage.keys.length === 0) return tie === "tight" ? { kind: "unquoted" } : { kind: "ignored" };
   if (isFaithful(passage.keys, fragments)) return { kind: "verified" };
-  if (words.length < MIN_QUOTE_WORDS) return { kind: "ignored" };
+  if (words.length < MIN_QUOTE_WORDS || isTitle(original)) return { kind: "ignored" };
   const aim = aimAt(passage.keys, words, passage.unit);
   if (aim !== null) return { kind: "corrected", text: nest(spanText(passage, aim.start, aim.end, original), outer) };
   if (tie === "loose") return { kind: "ignored" };
