@@ -142,7 +142,14 @@ export function prepareParsers(): void {
   }
 }
 
-const BY_OSIS = new Map<string, Book>(ALL_BOOKS.map((book) => [book.osis, book]));
+// The Letter of Jeremiah ("Letter of Jeremiah 1:5", "Carta de Jeremías 1:5") is Baruch 6 in the WEB.
+const LETTER_OF_JEREMIAH = "EpJer";
+const BARUCH = bookById("BAR");
+
+const BY_OSIS = new Map<string, Book>([
+  ...ALL_BOOKS.map((book): [string, Book] => [book.osis, book]),
+  ...(BARUCH === undefined ? [] : [[LETTER_OF_JEREMIAH, BARUCH] as [string, Book]]),
+]);
 
 // Abbreviations that are everyday English or Spanish words ("Is 2 enough?", "Am 3 ok", "Mi 5 hijos",
 // "Mar 3 veces"): with a verse they are references, with a chapter alone they are prose.
@@ -170,6 +177,10 @@ const BANNED_MESSAGES = ["start_chapter_not_exist", "start_verse_not_exist", "en
  */
 function renumber(entity: Entity, book: Book): { book: Book; start: Point; end: Point } | undefined {
   const { start, end } = entity;
+  if (entity.start.b === LETTER_OF_JEREMIAH) {
+    if (start.c !== 1 || end.c !== 1) return undefined;
+    return { book, start: { ...start, c: 6 }, end: { ...end, c: 6 } };
+  }
   if (book.id === "PSA" && (start.c === 151 || end.c === 151)) {
     const ps151 = bookById("PS2");
     if (ps151 === undefined || start.c !== 151 || end.c !== 151) return undefined;
@@ -232,7 +243,8 @@ function accept(text: string, entities: Entity[], mode: ParseMode): Candidate[] 
       ok &&= previous !== undefined && previous.entityId === entity.entity_id && previous.accepted;
     } else {
       const letter = /\p{L}/u.exec(bookText.replace(/^[1234]\s*de\s+/, ""))?.[0] ?? "";
-      ok &&= findBook(bookText) === book && book !== undefined;
+      const letter6 = entity.start.b === LETTER_OF_JEREMIAH && /jerem/i.test(bookText);
+      ok &&= (letter6 || findBook(bookText) === book) && book !== undefined;
       // An unread ordinal before an unnumbered book ("3 Juan" misread as "Juan") means another book.
       ok &&= book === undefined || /^[1234]/.test(book.id) || !ORDINAL_BEFORE.test(text.slice(Math.max(0, start - 12), start));
       ok &&= book === undefined || !partOfLongerName(text, start, bookText, book);

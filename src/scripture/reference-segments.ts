@@ -50,7 +50,10 @@ function fold(word: string): string {
   return ASCII.test(word) ? word.toLowerCase() : word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
-const LABELS = ALL_BOOKS.flatMap((book) => [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]);
+// Names the parser reads that are not book labels of their own: the Letter of Jeremiah is Baruch 6.
+const EXTRA_LABELS = ["Letter of Jeremiah", "Epistle of Jeremiah", "Ep Jer", "EpJer", "Carta de Jeremías"];
+
+const LABELS = [...ALL_BOOKS.flatMap((book) => [book.id, book.osis, book.name, book.nameEs, ...book.abbreviations]), ...EXTRA_LABELS];
 
 // Sorted lookup keys of every book label (books.ts folds "1 Cor." to "1cor"), for prefix tests.
 const KEYS: readonly string[] = [...new Set([...ORDINAL_WORDS, ...LABELS.map(normalizeBookName)])].sort();
