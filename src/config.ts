@@ -24,6 +24,14 @@ const list = (def: string) =>
     .default(def)
     .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean));
 
+const KeyPrefixes = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim() === "*" ? ("any" as const) : v.split(",").map((p) => p.trim())))
+  .refine((v) => v === undefined || v === "any" || v.every((p) => p !== "" && !/\s/.test(p)), {
+    message: 'a comma-separated list of key prefixes without spaces or empty entries (e.g. "sk-,gsk_"), or * for any non-empty key',
+  });
+
 const EnvSchema = z.object({
   PORT: intFrom(8080, 0, 65535),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -56,13 +64,7 @@ const EnvSchema = z.object({
   LANGSMITH_TRACING: bool(false),
   LANGCHAIN_TRACING_V2: bool(false),
   // The shape of callers' keys; unset keeps the spec's rule (graphs/chat/contract.ts owns the rule).
-  API_KEY_PREFIXES: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim() === "*" ? ("any" as const) : v.split(",").map((p) => p.trim())))
-    .refine((v) => v === undefined || v === "any" || v.every((p) => p !== "" && !/\s/.test(p)), {
-      message: 'a comma-separated list of key prefixes without spaces or empty entries (e.g. "sk-,gsk_"), or * for any non-empty key',
-    }),
+  API_KEY_PREFIXES: KeyPrefixes,
 });
 
 export type Config = {
@@ -91,7 +93,57 @@ export type Config = {
   tracing: boolean;
   /** API_KEY_PREFIXES: the prefixes a caller's key may start with, "any", or unset for the spec's rule. */
   apiKeyPrefixes?: readonly string[] | "any" | undefined;
+  /** Named providers (PROVIDER_<NAME>_*), reached with model `<name>/<model>`; OPENAI_BASE_URL stays the default. */
+  providers: NamedProviderConfig[];
 };
+
+export interface NamedProviderConfig {
+  /** <NAME> in lower case, as callers write it before the slash of a model name. */
+  name: string;
+  baseURL: string;
+  models: string[];
+  preflightModel?: string | undefined;
+  /** Unset: the spec's rule (`sk-`). */
+  keyPrefixes?: readonly string[] | "any" | undefined;
+}
+
+/** PROVIDER_<NAME>_<FIELD>; PROVIDER_TIMEOUT_MS is not one (no such field). */
+const PROVIDER_VAR = /^PROVIDER_([A-Z0-9][A-Z0-9_]*?)_(BASE_URL|MODELS|PREFLIGHT_MODEL|KEY_PREFIXES)$/;
+
+const NamedProviderSchema = z.object({
+  BASE_URL: url,
+  MODELS: list(""),
+  PREFLIGHT_MODEL: z.string().min(1).optional(),
+  KEY_PREFIXES: KeyPrefixes,
+});
+
+/** The named providers in the environment, each checked like any other variable. */
+function namedProviders(env: Record<string, string>, issues: string[]): NamedProviderConfig[] {
+  const fields = new Map<string, Record<string, string>>();
+  for (const [key, value] of Object.entries(env)) {
+    const m = PROVIDER_VAR.exec(key);
+    if (!m) continue;
+    const entry = fields.get(m[1]!) ?? {};
+    entry[m[2]!] = value;
+    fields.set(m[1]!, entry);
+  }
+  const out: NamedProviderConfig[] = [];
+  for (const [NAME, values] of [...fields].sort(([a], [b]) => a.localeCompare(b))) {
+    const name = NAME.toLowerCase();
+    if (name === "default") {
+      issues.push(`  PROVIDER_DEFAULT_*: "default" names the OPENAI_BASE_URL provider; choose another name`);
+      continue;
+    }
+    const parsed = NamedProviderSchema.safeParse(values);
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) issues.push(`  PROVIDER_${NAME}_${i.path.join(".")}: ${i.message}`);
+      continue;
+    }
+    const p = parsed.data;
+    out.push({ name, baseURL: p.BASE_URL.replace(/\/+$/, ""), models: p.MODELS, preflightModel: p.PREFLIGHT_MODEL, keyPrefixes: p.KEY_PREFIXES });
+  }
+  return out;
+}
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -101,10 +153,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Empty strings mean "unset" (docker-compose and .env files produce them).
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = EnvSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
-  }
+  const issues = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  const providers = namedProviders(cleaned as Record<string, string>, issues);
+  if (!parsed.success || issues.length > 0) throw new ConfigError(`Invalid configuration:\n${issues.join("\n")}`);
   const e = parsed.data;
   return {
     port: e.PORT,
@@ -132,5 +183,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     studioApiKey: e.STUDIO_API_KEY,
     tracing: e.LANGSMITH_TRACING || e.LANGCHAIN_TRACING_V2,
     apiKeyPrefixes: e.API_KEY_PREFIXES,
+    providers,
   };
 }

@@ -22,8 +22,11 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
 
 /** What the chat graph and the search code record. `noopMetrics` satisfies it for tests that do not care. */
 export interface MetricsRecorder {
-  /** One upstream chat-completions call (a whole stream counts as one), with its wall time. */
-  providerCall(purpose: ProviderPurpose, outcome: ProviderOutcome, seconds: number): void;
+  /**
+   * One upstream chat-completions call (a whole stream counts as one), with its wall time and the
+   * configured provider's name (`default` for OPENAI_BASE_URL; names come from configuration only).
+   */
+  providerCall(purpose: ProviderPurpose, outcome: ProviderOutcome, seconds: number, provider?: string): void;
   /** The preflight decision of one request; "skipped" when skip_preflight was set. */
   preflight(category: PreflightOutcome): void;
   /** Token usage as the provider reported it (add every call's usage, preflight included). */
@@ -36,6 +39,8 @@ export interface MetricsRecorder {
 
 export const QUOTATION_STATUSES = ["verified", "corrected", "unquoted"] as const;
 export type QuotationStatus = (typeof QUOTATION_STATUSES)[number];
+/** Provider names as configuration allows them (graphs/chat/providers.ts): anything else is not a label. */
+const PROVIDER_LABEL = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export const noopMetrics: MetricsRecorder = {
   providerCall() {},
@@ -83,14 +88,14 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   });
   const providerCalls = new Counter({
     name: "provider_requests_total",
-    help: "Upstream model provider calls by purpose and outcome.",
-    labelNames: ["purpose", "outcome"] as const,
+    help: "Upstream model provider calls by provider, purpose and outcome.",
+    labelNames: ["provider", "purpose", "outcome"] as const,
     registers,
   });
   const providerDuration = new Histogram({
     name: "provider_request_duration_seconds",
-    help: "Upstream model provider call latency by purpose and outcome.",
-    labelNames: ["purpose", "outcome"] as const,
+    help: "Upstream model provider call latency by provider, purpose and outcome.",
+    labelNames: ["provider", "purpose", "outcome"] as const,
     buckets: PROVIDER_BUCKETS,
     registers,
   });
@@ -140,8 +145,8 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       httpRequests.inc(labels);
       httpDuration.observe(labels, seconds(s));
     },
-    providerCall(purpose, outcome, s) {
-      const labels = { purpose: oneOf(PROVIDER_PURPOSES, purpose), outcome: oneOf(PROVIDER_OUTCOMES, outcome) };
+    providerCall(purpose, outcome, s, provider = "default") {
+      const labels = { provider: typeof provider === "string" && PROVIDER_LABEL.test(provider) ? provider : "other", purpose: oneOf(PROVIDER_PURPOSES, purpose), outcome: oneOf(PROVIDER_OUTCOMES, outcome) };
       providerCalls.inc(labels);
       providerDuration.observe(labels, seconds(s));
     },

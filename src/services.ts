@@ -63,7 +63,8 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
     logger,
     readiness: search.readiness,
     listings: {
-      models: config.models,
+      // Every provider's models, a named provider's as `<name>/<model>` (graphs/chat/providers.ts).
+      models: chat.catalog.providers.listedModels(),
       modelsCreated: 1_700_000_000,
       translations: () => [...TRANSLATIONS],
       theologies: (lang) => listTheologies(prompts, lang),

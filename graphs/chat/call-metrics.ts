@@ -14,8 +14,8 @@ export function outcomeOf(err: unknown, callerAborted: boolean): ProviderOutcome
 }
 
 /** Times one provider call for the metrics; a no-op without a recorder. */
-export function startCall(metrics: MetricsRecorder | undefined, purpose: ProviderPurpose) {
+export function startCall(metrics: MetricsRecorder | undefined, purpose: ProviderPurpose, provider?: string) {
   const started = performance.now();
   return (err: unknown, callerAborted = false) =>
-    metrics?.providerCall(purpose, outcomeOf(err, callerAborted), (performance.now() - started) / 1000);
+    metrics?.providerCall(purpose, outcomeOf(err, callerAborted), (performance.now() - started) / 1000, provider);
 }

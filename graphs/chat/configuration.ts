@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { type ChatRequestContext, DEFAULT_BIBLE_ID, DEFAULT_MAX_WORDS } from "./contract.js";
+import { type ChatRequestContext, DEFAULT_BIBLE_ID, DEFAULT_MAX_WORDS, modelFields } from "./contract.js";
 import type { ChatDeps } from "./deps.js";
 
 /**
@@ -23,17 +23,20 @@ const resolved = new WeakMap<object, ChatContext>();
  * The HTTP adapter always sends a complete context; LangGraph Studio may send a partial one, so
  * missing values take the contract's defaults here.
  */
-export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prompts" | "defaultModel" | "preflightModel" | "studioApiKey">): ChatContext {
+export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prompts" | "defaultModel" | "preflightModel" | "studioApiKey"> & Partial<Pick<ChatDeps, "catalog">>): ChatContext {
   const raw = config.context;
   const key = typeof raw === "object" && raw !== null ? raw : undefined;
   const known = key && resolved.get(key);
   if (known) return known;
   const c = (raw ?? {}) as Partial<ChatContext>;
+  // A context from the adapter carries its route; a partial one (Studio) is routed here by its model name.
+  const routed = c.model !== undefined && c.provider === undefined && deps.catalog ? modelFields(c.model, deps.preflightModel, deps.catalog) : undefined;
   const ctx: ChatContext = {
     ...c,
+    ...(routed?.provider ? { provider: routed.provider } : {}),
     apiKey: c.apiKey ?? deps.studioApiKey ?? "",
     model: c.model ?? deps.defaultModel,
-    preflightModel: c.preflightModel ?? deps.preflightModel,
+    preflightModel: c.preflightModel ?? routed?.preflightModel ?? deps.preflightModel,
     theology: c.theology ?? deps.prompts.defaultTheology.slug,
     profile: c.profile ?? deps.prompts.defaultProfile.slug,
     bibleId: c.bibleId ?? DEFAULT_BIBLE_ID,

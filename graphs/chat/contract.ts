@@ -3,6 +3,7 @@ import { bookById, findBook, verseCount } from "../../src/scripture/books.js";
 import { DEFAULT_TRANSLATION_ID, translationIds } from "../../src/scripture/translations.js";
 import type { Citation } from "../../src/scripture/quotes/index.js";
 import { ChatError } from "./errors.js";
+import { DEFAULT_PROVIDER, providerTable, type ProviderSpec, type ProviderTable } from "./providers.js";
 
 export type { Citation };
 
@@ -87,8 +88,14 @@ export interface ModelParams {
 export interface ChatRequestContext {
   /** The caller's own provider key (BYOK). */
   apiKey: string;
+  /** The model as the caller named it (the response's `model`). */
   model: string;
   preflightModel: string;
+  /**
+   * A named provider's route (model `<name>/<model>`): every call of the request goes to that provider,
+   * with `model` as it names it. Absent: the default provider (OPENAI_BASE_URL) with `model` whole.
+   */
+  provider?: { name: string; model: string };
   theology: string;
   profile: string;
   bibleId: string;
@@ -146,8 +153,10 @@ export interface RequestCatalog {
   bookId(given: string): string | undefined;
   /** The X-Prompt-Versions value for a theology and profile (both already checked). */
   promptVersions(theology: string, profile: string): string;
-  /** Which keys checkApiKey accepts (API_KEY_PREFIXES, else the spec's `sk-`). */
+  /** Which keys checkApiKey accepts for the default provider (API_KEY_PREFIXES, else the spec's `sk-`). */
   apiKeyRule: ApiKeyRule;
+  /** The configured providers; route(model) says which one a model name reaches. */
+  providers: ProviderTable;
 }
 
 /**
@@ -156,10 +165,14 @@ export interface RequestCatalog {
  */
 export function requestCatalog(
   prompts: Pick<PromptRegistry, "defaultTheology" | "defaultProfile" | "theology" | "profile" | "versions">,
-  apiKeyRule: ApiKeyRule = DEFAULT_API_KEY_PREFIXES,
+  providers: ProviderTable | ApiKeyRule = DEFAULT_API_KEY_PREFIXES,
 ): RequestCatalog {
+  const table = isProviderTable(providers)
+    ? providers
+    : providerTable({ name: DEFAULT_PROVIDER, baseURL: "", models: [], keyRule: providers });
   return {
-    apiKeyRule,
+    apiKeyRule: table.default.keyRule,
+    providers: table,
     defaultTheology: prompts.defaultTheology.slug,
     defaultProfile: prompts.defaultProfile.slug,
     isTheology: (slug) => prompts.theology(slug) !== undefined,
@@ -168,6 +181,29 @@ export function requestCatalog(
     bibleIds: translationIds,
     bookId: (given) => (bookById(given) ?? findBook(given))?.id,
   };
+}
+
+function isProviderTable(value: ProviderTable | ApiKeyRule): value is ProviderTable {
+  return typeof value === "object" && "route" in value;
+}
+
+/** The provider a request's `model` reaches (anything but a routed name: the default provider). */
+export function providerFor(model: unknown, catalog: Pick<RequestCatalog, "providers">): ProviderSpec {
+  return typeof model === "string" ? catalog.providers.route(model).provider : catalog.providers.default;
+}
+
+/**
+ * A request context's model fields for the model the caller named: a named provider's route, and the
+ * classifier's model on that provider (its PREFLIGHT_MODEL, else the requested model itself).
+ */
+export function modelFields(
+  model: string,
+  defaultPreflightModel: string,
+  catalog: Pick<RequestCatalog, "providers">,
+): Pick<ChatRequestContext, "model" | "preflightModel" | "provider"> {
+  const route = catalog.providers.route(model);
+  if (route.provider.name === DEFAULT_PROVIDER) return { model, preflightModel: defaultPreflightModel };
+  return { model, preflightModel: route.provider.preflightModel ?? route.model, provider: { name: route.provider.name, model: route.model } };
 }
 
 /**
@@ -180,14 +216,16 @@ export type ApiKeyRule = readonly string[] | "any";
 export const DEFAULT_API_KEY_PREFIXES: ApiKeyRule = ["sk-"];
 
 /** The API key rule: present, and shaped like a provider key. Messages never echo the key. */
-export function checkApiKey(key: string | undefined, rule: ApiKeyRule = DEFAULT_API_KEY_PREFIXES): string {
+export function checkApiKey(key: string | undefined, rule: ApiKeyRule = DEFAULT_API_KEY_PREFIXES, provider?: string): string {
+  // A named provider is named in the message, so a caller who sent the wrong provider's key sees which one was meant.
+  const forWhom = provider && provider !== DEFAULT_PROVIDER ? ` for provider '${provider}'` : "";
   if (key === undefined || key === "") {
     const example = rule === "any" ? "<key>" : `${rule[0]}...`;
-    throw new ChatError("missing_api_key", `You didn't provide an API key. Send your model provider's key as 'Authorization: Bearer ${example}'.`);
+    throw new ChatError("missing_api_key", `You didn't provide an API key${forWhom}. Send your model provider's key as 'Authorization: Bearer ${example}'.`);
   }
   if (rule !== "any" && !rule.some((prefix) => key.startsWith(prefix) && key.length > prefix.length)) {
     const shapes = rule.length === 1 ? `'${rule[0]}'` : `one of ${rule.map((p) => `'${p}'`).join(", ")}`;
-    throw new ChatError("invalid_api_key", `The API key is not valid: keys start with ${shapes}.`);
+    throw new ChatError("invalid_api_key", `The API key is not valid${forWhom}: keys start with ${shapes}.`);
   }
   return key;
 }
@@ -242,7 +280,9 @@ export function checkTurns(turns: readonly { role: string }[]): void {
  * same checks one by one, in the order the spec gives its errors).
  */
 export function checkContext(ctx: ChatRequestContext, catalog: RequestCatalog): void {
-  checkApiKey(ctx.apiKey, catalog.apiKeyRule);
+  const route = ctx.provider ? catalog.providers.byName(ctx.provider.name) : catalog.providers.default;
+  if (!route) throw new ChatError("invalid_parameter", `Unknown provider '${ctx.provider!.name}'.`, { param: "model" });
+  checkApiKey(ctx.apiKey, route.keyRule, route.name);
   checkTheology(ctx.theology, catalog);
   checkProfile(ctx.profile, catalog);
   checkBibleId(ctx.bibleId, catalog);

@@ -5,7 +5,7 @@ import type { LinkOptions } from "../../src/scripture/links.js";
 import type { ScriptureRef } from "../../src/scripture/references.js";
 import type { StudyLibrary } from "../../src/study/library.js";
 import type { ScriptureSearch } from "../../src/scripture/search/search.js";
-import type { RequestCatalog } from "./contract.js";
+import type { ChatRequestContext, RequestCatalog } from "./contract.js";
 import type { ModelClient } from "./models.js";
 
 /**
@@ -62,6 +62,8 @@ export interface ChatDeps {
   providerTimeoutMs: number;
   /** Host of OPENAI_BASE_URL, named in provider errors ("api.openai.com"). */
   providerName: string;
+  /** The provider a request's calls go to, as provider errors name it: the default's host, or "<name>, <host>". */
+  providerNameFor(ctx: ChatRequestContext): string;
   logger?: GraphLogger;
   /** PUBLIC_BASE_URL: reader links and citation URLs become absolute. */
   publicBaseUrl?: string | undefined;

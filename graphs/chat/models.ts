@@ -10,12 +10,15 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Client as LangSmithClient } from "langsmith";
 import type { ChatRequestContext } from "./contract.js";
+import { DEFAULT_PROVIDER } from "./providers.js";
 
 export type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool };
 
 export interface ModelClientOptions {
-  /** OPENAI_BASE_URL, including /v1. Only configuration sets it: no request field can move the key elsewhere. */
+  /** OPENAI_BASE_URL, including /v1: the default provider's. Only configuration sets it: no request field can move the key elsewhere. */
   baseURL: string;
+  /** Named providers' base URLs (PROVIDER_<NAME>_BASE_URL), by name; a request's ctx.provider picks one. */
+  providers?: ReadonlyMap<string, string> | undefined;
   timeoutMs: number;
   /**
    * LangSmith tracing (LANGSMITH_TRACING / LANGCHAIN_TRACING_V2): each provider call becomes a run with
@@ -61,30 +64,28 @@ function onlyBody(inputs: Record<string, unknown>): Record<string, unknown> {
  * No retries: provider errors are mapped for the caller, and hidden retries would multiply latency.
  */
 export function createModelClient(options: ModelClientOptions): ModelClient {
-  // One client for every call, holding no key: the caller's key rides on each request as its
+  const clients = new Map<string, Promise<OpenAI>>();
+  // One client per configured provider, holding no key: the caller's key rides on each request as its
   // Authorization header (request headers win over the client's) and is dropped with the request.
-  const plain = new OpenAI({ apiKey: "key-sent-per-request", baseURL: options.baseURL, timeout: options.timeoutMs, maxRetries: 0 });
-  let client: Promise<OpenAI> | undefined;
-  const clientFor = (): Promise<OpenAI> => {
-    if (client) return client;
-    const tracing = options.tracing;
-    if (!tracing) return (client = Promise.resolve(plain));
-    const lsClient = typeof tracing === "object" ? tracing.client : undefined;
-    return (client = import("langsmith/wrappers/openai").then(
-      ({ wrapOpenAI }) =>
-        wrapOpenAI(plain, {
-          tracingEnabled: true,
-          ...(lsClient ? { client: lsClient } : {}),
-          // The run records the request body only: the request options carry the caller's key.
-          processInputs: onlyBody,
-        } as Parameters<typeof wrapOpenAI>[1]) as unknown as OpenAI,
-    ));
+  const clientFor = (ctx: ChatRequestContext): Promise<OpenAI> => {
+    const name = ctx.provider?.name ?? DEFAULT_PROVIDER;
+    const known = clients.get(name);
+    if (known) return known;
+    const baseURL = name === DEFAULT_PROVIDER ? options.baseURL : options.providers?.get(name);
+    // The route comes from configuration (contract.modelFields); a name it does not hold is a bug, never a URL.
+    if (baseURL === undefined) return Promise.reject(new Error(`no provider named '${name}' is configured`));
+    const plain = new OpenAI({ apiKey: "key-sent-per-request", baseURL, timeout: options.timeoutMs, maxRetries: 0 });
+    const client = traced(plain, options.tracing);
+    clients.set(name, client);
+    return client;
   };
   const headers = (ctx: ChatRequestContext) => ({ Authorization: `Bearer ${ctx.apiKey}` });
+  const quirks = new ProviderQuirks();
   return {
     async streamAgent(ctx, request, signal) {
+      const provider = ctx.provider?.name ?? DEFAULT_PROVIDER;
       const body: ChatCompletionCreateParamsStreaming = {
-        model: ctx.model,
+        model: ctx.provider?.model ?? ctx.model,
         messages: request.messages,
         tools: request.tools,
         ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
@@ -92,20 +93,87 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
         stream: true,
         stream_options: { include_usage: true },
       };
-      return (await clientFor()).chat.completions.create(body, { signal, headers: headers(ctx) });
+      const client = await clientFor(ctx);
+      if (quirks.has(provider, "stream_options")) delete body.stream_options;
+      try {
+        return await client.chat.completions.create(body, { signal, headers: headers(ctx) });
+      } catch (err) {
+        // A provider that refuses stream_options: ask once more without it, and never again (usage is then estimated if it sends none).
+        if (!body.stream_options || !rejects(err, /stream_options/i)) throw err;
+        quirks.add(provider, "stream_options");
+        const { stream_options: _dropped, ...rest } = body;
+        return client.chat.completions.create(rest, { signal, headers: headers(ctx) });
+      }
     },
     async classify(ctx, request, signal) {
+      const provider = ctx.provider?.name ?? DEFAULT_PROVIDER;
       // The classifier keeps the provider's defaults: the caller's sampling knobs are for the answer.
-      const body: ChatCompletionCreateParamsNonStreaming = {
+      const base = {
         model: ctx.preflightModel,
+        ...(ctx.modelParams.user !== undefined ? { user: ctx.modelParams.user } : {}),
+        stream: false as const,
+      };
+      const structured: ChatCompletionCreateParamsNonStreaming = {
+        ...base,
         messages: request.messages,
         response_format: { type: "json_schema", json_schema: { name: request.schema.name, strict: true, schema: request.schema.schema } },
-        ...(ctx.modelParams.user !== undefined ? { user: ctx.modelParams.user } : {}),
-        stream: false,
       };
-      return (await clientFor()).chat.completions.create(body, { signal, headers: headers(ctx) });
+      // Without structured outputs the same schema is asked for in words; what comes back is parsed the same way.
+      const plainJson = (): ChatCompletionCreateParamsNonStreaming => ({ ...base, messages: withJsonInstruction(request) });
+      const client = await clientFor(ctx);
+      if (quirks.has(provider, "json_schema")) return client.chat.completions.create(plainJson(), { signal, headers: headers(ctx) });
+      try {
+        return await client.chat.completions.create(structured, { signal, headers: headers(ctx) });
+      } catch (err) {
+        if (!rejects(err, /response_format|json_schema|structured/i)) throw err;
+        quirks.add(provider, "json_schema");
+        return client.chat.completions.create(plainJson(), { signal, headers: headers(ctx) });
+      }
     },
   };
+}
+
+/** Tracing on: the client wrapped so each call is a LangSmith run. Off: the plain client, nothing loaded. */
+function traced(plain: OpenAI, tracing: ModelClientOptions["tracing"]): Promise<OpenAI> {
+  if (!tracing) return Promise.resolve(plain);
+  const lsClient = typeof tracing === "object" ? tracing.client : undefined;
+  return import("langsmith/wrappers/openai").then(
+    ({ wrapOpenAI }) =>
+      wrapOpenAI(plain, {
+        tracingEnabled: true,
+        ...(lsClient ? { client: lsClient } : {}),
+        // The run records the request body only: the request options carry the caller's key.
+        processInputs: onlyBody,
+      } as Parameters<typeof wrapOpenAI>[1]) as unknown as OpenAI,
+  );
+}
+
+/**
+ * What a provider was found not to support, learned from its 400 answers and kept for the process:
+ * the request is sent once more without the feature, and later requests go without it from the start.
+ */
+class ProviderQuirks {
+  private readonly seen = new Set<string>();
+  has(provider: string, feature: "stream_options" | "json_schema"): boolean {
+    return this.seen.has(`${provider}\u0000${feature}`);
+  }
+  add(provider: string, feature: "stream_options" | "json_schema"): void {
+    this.seen.add(`${provider}\u0000${feature}`);
+  }
+}
+
+/** A 400/422 whose message names the request field the provider does not accept. */
+function rejects(err: unknown, field: RegExp): boolean {
+  const e = err as { status?: unknown; message?: unknown } | null;
+  return (e?.status === 400 || e?.status === 422) && typeof e.message === "string" && field.test(e.message);
+}
+
+/** The classifier's messages with the schema asked for in words (for providers without structured outputs). */
+function withJsonInstruction(request: StructuredRequest): ChatCompletionMessageParam[] {
+  const instruction = `Reply with one JSON object and nothing else, matching this JSON schema: ${JSON.stringify(request.schema.schema)}`;
+  const [first, ...rest] = request.messages;
+  if (first?.role === "system" && typeof first.content === "string") return [{ role: "system", content: `${first.content}\n\n${instruction}` }, ...rest];
+  return [{ role: "system", content: instruction }, ...request.messages];
 }
 
 /** The caller's OpenAI parameters, passed through to the answer's provider calls. */

@@ -6,18 +6,39 @@ import type { PromptRegistry } from "../../src/prompts/loader.js";
 import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
 import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
 import { isAnswerEvent } from "./answer/answer-stream.js";
-import { type ChatOutcome, type ChatRequestContext, type Citation, type ChatTurn, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
+import { type ChatOutcome, type ChatRequestContext, type Citation, type ChatTurn, DEFAULT_API_KEY_PREFIXES, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
 import type { BibleSource, ChatDeps, GraphLogger, LinkTools, ScriptureSearcher } from "./deps.js";
 import { agentStepLimit } from "./errors.js";
 import { buildChatGraph, type ChatGraph } from "./graph.js";
 import { toMessages } from "./messages.js";
 import { createModelClient } from "./models.js";
+import { DEFAULT_PROVIDER, providerTable, type ProviderTable } from "./providers.js";
 import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
 export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes"> &
-  Partial<Pick<Config, "publicBaseUrl">>;
+  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models">>;
+
+/** The providers configuration names: OPENAI_BASE_URL (with MODELS, PREFLIGHT_MODEL, API_KEY_PREFIXES) and each PROVIDER_<NAME>_*. */
+export function providersFrom(config: ChatRuntimeConfig): ProviderTable {
+  return providerTable(
+    {
+      name: DEFAULT_PROVIDER,
+      baseURL: config.provider.baseURL,
+      models: config.models ?? [config.defaultModel],
+      preflightModel: config.preflightModel,
+      keyRule: config.apiKeyPrefixes ?? DEFAULT_API_KEY_PREFIXES,
+    },
+    (config.providers ?? []).map((p) => ({
+      name: p.name,
+      baseURL: p.baseURL,
+      models: p.models,
+      preflightModel: p.preflightModel,
+      keyRule: p.keyPrefixes ?? DEFAULT_API_KEY_PREFIXES,
+    })),
+  );
+}
 
 /** What the runtime is built over: loaded data and services the caller owns (and may build lazily). */
 export interface ChatRuntimeParts {
@@ -55,10 +76,13 @@ export function recursionLimitFor(maxSteps: number): number {
 export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): ChatDeps {
   let models: ChatDeps["models"] | undefined;
   let catalog: RequestCatalog | undefined;
+  let providers: ProviderTable | undefined;
+  const table = () => (providers ??= providersFrom(config));
   return {
     get models() {
       return (models ??= createModelClient({
         baseURL: config.provider.baseURL,
+        providers: new Map(table().all().filter((p) => p.name !== DEFAULT_PROVIDER).map((p) => [p.name, p.baseURL])),
         timeoutMs: config.provider.timeoutMs,
         tracing: config.tracing && (parts.tracingClient ? { client: parts.tracingClient } : true),
       }));
@@ -67,7 +91,7 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
       return parts.prompts;
     },
     get catalog() {
-      return (catalog ??= requestCatalog(parts.prompts, config.apiKeyPrefixes));
+      return (catalog ??= requestCatalog(parts.prompts, table()));
     },
     get bibles() {
       return parts.bibles;
@@ -96,6 +120,10 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
     },
     get providerName() {
       return new URL(config.provider.baseURL).host;
+    },
+    providerNameFor(ctx) {
+      const named = ctx.provider && table().byName(ctx.provider.name);
+      return named ? `${named.name}, ${new URL(named.baseURL).host}` : new URL(config.provider.baseURL).host;
     },
     get logger() {
       return parts.logger;

@@ -54,11 +54,11 @@ describe("GET /metrics", () => {
     await fetch(`${srv.url}/v1/models`, { method: "DELETE" });
 
     const text = await scrape();
-    expect(sample(text, 'http_requests_total{method="GET",route="/v1/models/:model",status="200"}')).toBe(2);
-    expect(sample(text, 'http_requests_total{method="GET",route="/v1/models/:model",status="404"}')).toBe(1);
+    expect(sample(text, 'http_requests_total{method="GET",route="/v1/models/*model",status="200"}')).toBe(2);
+    expect(sample(text, 'http_requests_total{method="GET",route="/v1/models/*model",status="404"}')).toBe(1);
     expect(sample(text, 'http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
     expect(sample(text, 'http_requests_total{method="DELETE",route="/v1/models",status="405"}')).toBe(1);
-    expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/models/:model",status="200"}')).toBe(2);
+    expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/models/*model",status="200"}')).toBe(2);
     expect(text).not.toContain(secret);
     expect(text).not.toContain("what");
   });
@@ -74,10 +74,10 @@ describe("GET /metrics", () => {
     metrics.search("direct_passage", 0.0005);
 
     const text = await scrape();
-    expect(sample(text, 'provider_requests_total{purpose="preflight",outcome="ok"}')).toBe(1);
-    expect(sample(text, 'provider_requests_total{purpose="agent",outcome="timeout"}')).toBe(1);
-    expect(sample(text, 'provider_request_duration_seconds_bucket{le="60",purpose="agent",outcome="timeout"}')).toBe(0);
-    expect(sample(text, 'provider_request_duration_seconds_bucket{le="120",purpose="agent",outcome="timeout"}')).toBe(1);
+    expect(sample(text, 'provider_requests_total{provider="default",purpose="preflight",outcome="ok"}')).toBe(1);
+    expect(sample(text, 'provider_requests_total{provider="default",purpose="agent",outcome="timeout"}')).toBe(1);
+    expect(sample(text, 'provider_request_duration_seconds_bucket{le="60",provider="default",purpose="agent",outcome="timeout"}')).toBe(0);
+    expect(sample(text, 'provider_request_duration_seconds_bucket{le="120",provider="default",purpose="agent",outcome="timeout"}')).toBe(1);
     expect(sample(text, 'preflight_outcomes_total{category="greeting"}')).toBe(1);
     expect(sample(text, 'preflight_outcomes_total{category="skipped"}')).toBe(1);
     expect(sample(text, 'preflight_outcomes_total{category="invalid"}')).toBe(0);
@@ -91,12 +91,14 @@ describe("GET /metrics", () => {
     const m = createMetrics({ defaultMetrics: false });
     const leak = "sk-leak what is love";
     m.providerCall(leak as never, leak as never, 1);
+    m.providerCall("agent", "ok", 1, leak);
     m.preflight(leak as never);
     m.search(leak as never, 1);
     m.http(leak, `/read/${leak}`, 999, 1);
     const text = await m.registry.metrics();
     expect(text).not.toContain("leak");
-    expect(text).toContain('provider_requests_total{purpose="other",outcome="other"} 1');
+    expect(text).toContain('provider_requests_total{provider="default",purpose="other",outcome="other"} 1');
+    expect(text).toContain('provider_requests_total{provider="other",purpose="agent",outcome="ok"} 1');
     expect(text).toContain('preflight_outcomes_total{category="other"} 1');
     expect(text).toContain('http_requests_total{method="other",route="other",status="other"} 1');
   });
@@ -108,7 +110,7 @@ describe("GET /metrics", () => {
       await fetch(`${second.url}/v1/models`);
       const text = await (await fetch(`${second.url}/metrics`)).text();
       expect(sample(text, 'http_requests_total{method="GET",route="/v1/models",status="200"}')).toBe(1);
-      expect(sample(text, 'http_requests_total{method="GET",route="/v1/models/:model",status="200"}')).toBeUndefined();
+      expect(sample(text, 'http_requests_total{method="GET",route="/v1/models/*model",status="200"}')).toBeUndefined();
       expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
       expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
     } finally {

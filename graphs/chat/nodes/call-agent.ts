@@ -81,7 +81,7 @@ export function createCallAgent(deps: ChatDeps) {
     let finish: string | null | undefined;
     let usage: Usage | undefined;
     let received = 0;
-    const done = startCall(deps.metrics, "agent");
+    const done = startCall(deps.metrics, "agent", ctx.provider?.name);
     try {
       const stream = await deps.models.streamAgent(
         ctx,
@@ -120,8 +120,8 @@ export function createCallAgent(deps: ChatDeps) {
           throw err;
         }
         const mapped = deadline.timedOut
-          ? upstreamTimeout(deps.providerName, deps.providerTimeoutMs)
-          : toProviderError(err, { provider: deps.providerName, model: ctx.model, timeoutMs: deps.providerTimeoutMs });
+          ? upstreamTimeout(deps.providerNameFor(ctx), deps.providerTimeoutMs)
+          : toProviderError(err, { provider: deps.providerNameFor(ctx), model: ctx.model, timeoutMs: deps.providerTimeoutMs });
         done(mapped);
         // What the provider said before it failed goes out first: a stream shows it, then the error.
         const held = gate.release();
@@ -137,7 +137,7 @@ export function createCallAgent(deps: ChatDeps) {
 
     if (!answer.cut && finish === undefined) {
       // The stream ended without a finish reason: cut short upstream, so the answer may be partial.
-      const err = upstreamError(deps.providerName, { name: "IncompleteStream" });
+      const err = upstreamError(deps.providerNameFor(ctx), { name: "IncompleteStream" });
       done(err);
       throw err;
     }

@@ -57,7 +57,7 @@ export function createClassifyPreflight(deps: ChatDeps) {
     }
 
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
-    const done = startCall(deps.metrics, "preflight");
+    const done = startCall(deps.metrics, "preflight", ctx.provider?.name);
     let completion: ChatCompletion;
     try {
       completion = await deps.models.classify(
@@ -77,8 +77,8 @@ export function createClassifyPreflight(deps: ChatDeps) {
         throw err;
       }
       const mapped = deadline.timedOut
-        ? upstreamTimeout(deps.providerName, deps.providerTimeoutMs)
-        : toProviderError(err, { provider: deps.providerName, model: ctx.preflightModel, timeoutMs: deps.providerTimeoutMs });
+        ? upstreamTimeout(deps.providerNameFor(ctx), deps.providerTimeoutMs)
+        : toProviderError(err, { provider: deps.providerNameFor(ctx), model: ctx.preflightModel, timeoutMs: deps.providerTimeoutMs });
       done(mapped);
       throw mapped;
     } finally {

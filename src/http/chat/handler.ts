@@ -3,7 +3,7 @@ import type { ChatOutcome, RequestCatalog } from "../../../graphs/chat/contract.
 import type { RunChat } from "../../../graphs/chat/runtime.js";
 import { AppError, errorBody, toAppError } from "../../errors.js";
 import { startSse, type SseWriter } from "../sse.js";
-import { readApiKey } from "./auth.js";
+import { readRequestKey } from "./auth.js";
 import { toHttpError } from "./errors.js";
 import { withoutKey } from "./redact.js";
 import { parseChatRequest, type ChatDefaults, type ParsedChat } from "./request.js";
@@ -30,6 +30,8 @@ function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome) {
     {
       // The model name is the caller's text; one that looks like a key is not written down.
       model: /^sk-/i.test(parsed.ctx.model) ? "[redacted]" : parsed.ctx.model,
+      // The configured provider's name (never its key): `default` is OPENAI_BASE_URL.
+      provider: parsed.ctx.provider?.name ?? "default",
       stream: parsed.stream,
       outcome: outcome.kind,
       category: outcome.kind === "answer" ? undefined : outcome.category,
@@ -109,7 +111,7 @@ export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     let parsed: ParsedChat;
     try {
-      const apiKey = readApiKey(req.get("authorization"), deps.catalog.apiKeyRule);
+      const apiKey = readRequestKey(req, deps.catalog);
       parsed = parseChatRequest(
         { body: req.body, isJson: req.is("application/json") !== false, header: (n) => req.get(n), apiKey },
         deps.catalog,

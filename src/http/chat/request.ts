@@ -8,6 +8,7 @@ import {
   type ChatTurn,
   DEFAULT_BIBLE_ID,
   DEFAULT_MAX_WORDS,
+  modelFields,
   type ModelParams,
   type RequestCatalog,
 } from "../../../graphs/chat/contract.js";
@@ -132,8 +133,7 @@ export function parseChatRequest(input: ChatRequestInput, catalog: RequestCatalo
   if (body.system_instructions !== undefined && body.system_instructions.trim() !== "") system.push(body.system_instructions);
   const ctx: ChatRequestContext = {
     apiKey: input.apiKey,
-    model: body.model ?? defaults.defaultModel,
-    preflightModel: defaults.preflightModel,
+    ...modelFields(body.model ?? defaults.defaultModel, defaults.preflightModel, catalog),
     theology: theology ?? catalog.defaultTheology,
     profile: profile ?? catalog.defaultProfile,
     bibleId,

@@ -22,7 +22,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
   route(router, CHAT_PATH, {
     // The key is checked before the body is read (route() parses it just before the handler).
     post: [
-      requireApiKey(() => deps.catalog.apiKeyRule),
+      requireApiKey(() => deps.catalog),
       chatHandler({
         run: deps.run,
         catalog: deps.catalog,

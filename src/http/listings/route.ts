@@ -24,9 +24,11 @@ export function listingsRouter(src: ListingSources): Router {
         data: src.models.map((id) => ({ id, object: "model", created: src.modelsCreated, owned_by: "biblical-chat" })),
       }),
   });
-  route(router, "/v1/models/:model", {
+  // A named provider's models hold a slash (`alt/some-model`): the id is the rest of the path.
+  route(router, "/v1/models/*model", {
     get: (req, res, next) => {
-      const id = String(req.params.model);
+      const raw = (req.params as Record<string, string | string[]>).model;
+      const id = Array.isArray(raw) ? raw.join("/") : String(raw);
       if (!src.models.includes(id)) {
         next(new AppError({ status: 404, type: "invalid_request_error", code: "model_not_found", param: "model", message: `The model '${id}' does not exist. See GET /v1/models.` }));
         return;
