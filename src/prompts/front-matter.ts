@@ -58,9 +58,9 @@ const commonSchema = z.strictObject({
   version,
   is_default: isDefault,
   order,
-  commentaries,
 });
-const theologySchema = commonSchema.extend({ canon });
+// commentaries steers the commentary tool, which reads the theology only: a profile may not set it.
+const theologySchema = commonSchema.extend({ canon, commentaries });
 const profileSchema = commonSchema.extend({
   experience_level: z.int({ error: "must be an integer from 0 to 5" }).min(0, { error: "must be from 0 to 5" }).max(5, { error: "must be from 0 to 5" }),
 });

@@ -24,6 +24,13 @@ describe("theology front matter: commentaries", () => {
     expect(registry.theology("catholic")?.commentaries).toBeUndefined();
   });
 
+  it("when a profile sets commentaries, then start-up fails: only a theology steers the commentary tool", () => {
+    const dir = withField("");
+    const file = join(dir, "profiles", "universal_explorer.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^---\n/, "---\ncommentaries:\n  prefer: [mhcc]\n"));
+    expect(() => loadPrompts(dir)).toThrow(/universal_explorer\.md:2: unknown front matter field "commentaries"/);
+  });
+
   it.each([
     ["commentaries:\n  prefer: [barnes]\n", /theologies\/default\.md:\d+: front matter field "commentaries" .*mhcc, tdavid, scofield/],
     ["commentaries:\n  favour: [mhcc]\n", /theologies\/default\.md:\d+: front matter field "commentaries"/],
