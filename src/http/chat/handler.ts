@@ -25,11 +25,17 @@ class ClientGone extends Error {
 }
 
 /** One line per completion for operators: what happened, never what was said or which key. */
-function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome) {
+/** A model name shaped like a key of any configured provider (or OpenAI's `sk-`) is not written down. */
+function looksLikeKey(model: string, catalog: RequestCatalog): boolean {
+  if (/^sk-/i.test(model)) return true;
+  return catalog.providers.all().some((p) => p.keyRule !== "any" && p.keyRule.some((prefix) => model.startsWith(prefix)));
+}
+
+function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome, catalog: RequestCatalog) {
   req.log.info(
     {
       // The model name is the caller's text; one that looks like a key is not written down.
-      model: /^sk-/i.test(parsed.ctx.model) ? "[redacted]" : parsed.ctx.model,
+      model: looksLikeKey(parsed.ctx.model, catalog) ? "[redacted]" : parsed.ctx.model,
       // The configured provider's name (never its key): `default` is OPENAI_BASE_URL.
       provider: parsed.ctx.provider?.name ?? "default",
       stream: parsed.stream,
@@ -47,7 +53,7 @@ function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome) {
 
 async function complete(req: Request, res: Response, deps: ChatHandlerDeps, parsed: ParsedChat, signal: AbortSignal) {
   const outcome = await deps.run(parsed.turns, parsed.ctx, { signal });
-  logOutcome(req, parsed, outcome);
+  logOutcome(req, parsed, outcome, deps.catalog);
   if (outcome.kind === "rejected") throw contentFilter(outcome.message);
   const meta = completionMeta(parsed.ctx.model, outcome.promptVersions);
   res.setHeader("X-Prompt-Versions", outcome.promptVersions);
@@ -83,7 +89,7 @@ async function stream(req: Request, res: Response, deps: ChatHandlerDeps, parsed
   };
   try {
     const outcome = await deps.run(parsed.turns, ctx, { signal, onDelta });
-    logOutcome(req, parsed, outcome);
+    logOutcome(req, parsed, outcome, deps.catalog);
     if (outcome.kind === "rejected") {
       if (!sse) throw contentFilter(outcome.message);
       sse.send(errorBody(contentFilter(outcome.message)));
