@@ -61,6 +61,7 @@ const DENSE_CANDIDATES = 64;
  */
 export class ScriptureSearch {
   private index: SearchIndex | undefined;
+  private readonly verseTokenCache = new Map<string, [number, Set<string>][]>();
   private readonly rangeCache = new Map<string, { ranges?: (readonly [number, number])[]; filtered: boolean }>();
   private common: number | undefined;
   private commonFor: SearchIndex | undefined;
@@ -246,19 +247,18 @@ export class ScriptureSearch {
    * window first, then in the whole chapter; a window matched only by meaning gives its opening verse.
    */
   private highlights(index: SearchIndex, bible: Bible, r: RankedChapter, tokens: readonly string[]): Highlight[] {
-    const ranking = this.library.get(DEFAULT_TRANSLATION_ID) ?? bible;
-    const ch = ranking.chapter(r.book, r.chapter);
-    if (!ch) return [];
-    const terms = [...new Set(tokens)].map((t) => [t, index.ranker.bm25.idf(t)] as const).filter(([, idf]) => idf > 0);
+    const verseTokens = this.verseTokens(r.book, r.chapter);
+    if (!verseTokens) return [];
+    const idf = new Map<string, number>();
+    for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
     const window = r.window !== undefined ? index.passages[r.window] : undefined;
     const pick = (from: number, to: number) => {
       const scored: { verse: number; score: number }[] = [];
-      for (const v of ch.verses) {
-        if (v.verse < from || v.verse > to) continue;
-        const have = new Set(tokenize(v.text));
+      for (const [verse, terms] of verseTokens) {
+        if (verse < from || verse > to) continue;
         let score = 0;
-        for (const [t, idf] of terms) if (have.has(t)) score += idf;
-        if (score > 0) scored.push({ verse: v.verse, score });
+        for (const [t, w] of idf) if (w > 0 && terms.has(t)) score += w;
+        if (score > 0) scored.push({ verse, score });
       }
       return scored.sort((a, b) => b.score - a.score || a.verse - b.verse).slice(0, 3).map((x) => x.verse);
     };
@@ -269,6 +269,19 @@ export class ScriptureSearch {
       const text = bible.verses(r.book, r.chapter, v, v)[0]?.text;
       return text === undefined ? [] : [{ verse: v, text }];
     });
+  }
+
+  /** Index terms of each verse of a ranking-Bible chapter, computed on first use and kept (a few MB for the whole Bible). */
+  private verseTokens(book: string, chapter: number): [number, Set<string>][] | undefined {
+    const key = `${book}.${chapter}`;
+    let cached = this.verseTokenCache.get(key);
+    if (!cached) {
+      const ch = this.library.get(DEFAULT_TRANSLATION_ID)?.chapter(book, chapter);
+      if (!ch) return undefined;
+      cached = ch.verses.map((v) => [v.verse, new Set(tokenize(v.text))] as [number, Set<string>]);
+      this.verseTokenCache.set(key, cached);
+    }
+    return cached;
   }
 
   private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number, highlights: (bible: Bible) => Highlight[]): SearchResult | undefined {
