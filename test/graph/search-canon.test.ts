@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { loadPrompts } from "../../src/prompts/loader.js";
-import { buildRegistry } from "../../src/prompts/registry.js";
-import type { PromptDoc } from "../../src/prompts/types.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import type { SearchRequest } from "../../src/scripture/search/search.js";
 import { startSearchService, type SearchService } from "../../src/scripture/search/service.js";
@@ -29,26 +26,15 @@ beforeAll(async () => {
     keyword: (req: SearchRequest) => (seen.push(req), service.search.keyword(req)),
   };
   h = await startHarness({ search: recorded, bibles: library });
-  // The real prompts, with the Catholic theology's front matter naming its canon (`canon: catholic`).
-  const real = loadPrompts();
-  const docs: PromptDoc[] = [
-    real.guardrails,
-    real.preflight,
-    ...real.theologies.map((t) => (t.slug === "catholic" ? ({ ...t, canon: "catholic" } as PromptDoc) : t)),
-    ...real.profiles,
-    ...real.partials,
-    ...real.cannedReplies,
-  ];
-  catholic = await startHarness({ search: recorded, bibles: library, prompts: buildRegistry(real.dir, docs) });
+  // The real prompts: prompts/theologies/catholic.md says `canon: catholic`, default.md names none.
+  catholic = h;
 });
 afterAll(async () => {
   await h?.close();
-  await catholic?.close();
   await service?.stop();
 });
 beforeEach(() => {
   h.provider.reset();
-  catholic.provider.reset();
   seen.length = 0;
 });
 

@@ -17,8 +17,7 @@ export interface SearchCanon {
  * or naming the Protestant canon, searches the 66 books.
  */
 export function searchCanon(deps: Pick<ChatDeps, "prompts">, ctx: Pick<ChatContext, "theology">): SearchCanon {
-  const doc = deps.prompts?.theology(ctx.theology) as { canon?: unknown } | undefined;
-  const canon = doc?.canon;
+  const canon = deps.prompts?.theology(ctx.theology)?.canon;
   return { deuterocanon: isCanon(canon) && booksInCanon(canon).some((b) => b.canon === "deuterocanon") };
 }
 
