@@ -5,7 +5,7 @@ import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
 import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
 import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
-import { isAnswerEvent } from "./answer/answer-stream.js";
+import { ANSWER_SINK, isAnswerEvent } from "./answer/answer-stream.js";
 import { type ChatOutcome, type ChatRequestContext, type Citation, type ChatTurn, DEFAULT_API_KEY_PREFIXES, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
 import type { BibleSource, ChatDeps, GraphLogger, LinkTools, ScriptureSearcher } from "./deps.js";
 import { agentStepLimit } from "./errors.js";
@@ -167,6 +167,8 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
       {
         context: ctx as unknown as Record<string, unknown>,
         streamMode: ["custom", "updates"],
+        // Answer pieces go to onDelta directly, not through one custom-stream event each.
+        ...(opts.onDelta ? { configurable: { [ANSWER_SINK]: (text: string) => text && opts.onDelta?.(text) } } : {}),
         recursionLimit: recursionLimitFor(deps.maxSteps),
         ...(opts.signal ? { signal: opts.signal } : {}),
       },

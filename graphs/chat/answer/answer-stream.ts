@@ -7,6 +7,9 @@ export interface AnswerEvent {
   text: string;
 }
 
+/** The run config's `configurable` key under which a caller may pass its delta listener directly. */
+export const ANSWER_SINK = "answerSink";
+
 export function isAnswerEvent(value: unknown): value is AnswerEvent {
   return typeof value === "object" && value !== null && (value as AnswerEvent).kind === "answer";
 }

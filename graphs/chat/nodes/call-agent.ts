@@ -1,5 +1,5 @@
 import { AIMessage, type InvalidToolCall, type ToolCall } from "@langchain/core/messages";
-import { type AnswerEvent, AnswerStream } from "../answer/answer-stream.js";
+import { ANSWER_SINK, type AnswerEvent, AnswerStream } from "../answer/answer-stream.js";
 import { groundingOptions } from "../answer/grounding.js";
 import { countQuotes } from "../../../src/scripture/quotes/index.js";
 import { TurnGate } from "../answer/turn-gate.js";
@@ -71,7 +71,10 @@ export function createCallAgent(deps: ChatDeps) {
       systemPrompts.set(ctx, system);
     }
     const messages = toProviderMessages(system, state.messages);
-    const emit = (text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent);
+    // The service's run hands its delta listener straight to the node (one call per piece); a run
+    // without one (LangGraph Studio) gets the pieces on LangGraph's custom stream.
+    const sink = (config.configurable as { [ANSWER_SINK]?: (text: string) => void } | undefined)?.[ANSWER_SINK];
+    const emit = sink ?? ((text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent));
     const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit);
     // After a tool round the turn is almost always the answer: it streams as it comes (see TurnGate).
     const afterTools = state.messages.some((m) => m.getType() === "tool");
