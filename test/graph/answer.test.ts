@@ -45,6 +45,18 @@ describe("the answer turn", () => {
     expect(out.deltas.length).toBeGreaterThan(50);
   });
 
+  it("when the agent needs two tool rounds, then the second round runs and its answer streams", async () => {
+    h.provider.enqueue(
+      reply.toolCall("lookup_passage", { reference: "Romans 3:24" }),
+      reply.toolCall("lookup_passage", { reference: "Ephesians 2:8" }),
+      reply.text("Grace is a gift, as Romans 3:24 and Ephesians 2:8 say."),
+    );
+    const out = await h.run("What is grace?", { skipPreflight: true });
+    expect(out.content).toBe("Grace is a gift, as Romans 3:24 and Ephesians 2:8 say.");
+    expect(agentCalls()).toHaveLength(3);
+    expect(JSON.stringify(agentCalls()[2]!.body.messages)).toMatch(/by grace you have been saved/i);
+  });
+
   it("when the provider streams two sentences and then stalls, then the caller gets them before the timeout", async () => {
     const stalling = await startHarness({ providerTimeoutMs: 600 });
     try {

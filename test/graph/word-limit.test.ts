@@ -125,6 +125,14 @@ describe("turn gate", () => {
     expect(gate.calledTools).toBe(true);
   });
 
+  it("when the turn after a tool round calls a tool before any text, then it is a tool turn", () => {
+    const gate = new TurnGate("stream");
+    expect(gate.text("")).toBe("");
+    gate.toolCallSeen();
+    expect(gate.isToolTurn).toBe(true);
+    expect(gate.text("ignored")).toBe("");
+  });
+
   it("when a held turn fails, then release() gives the text held so far, once; a tool turn gives none", () => {
     const gate = new TurnGate();
     expect(gate.text("Grace is a gift. It is free.")).toBe("");

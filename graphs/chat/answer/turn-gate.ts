@@ -11,8 +11,10 @@
  *   - the provider fails or stalls mid-turn (release()): what it said so far goes out before the error,
  *     so a stream that stalls after two sentences shows them rather than nothing.
  * A turn after a tool round is almost always the answer, and its first words should not wait: it
- * streams at once (mode "stream"), and a tool call that follows its text is dropped as above. A turn
- * that cannot call tools (tool_choice "none") streams at once too.
+ * streams at once (mode "stream"). It is still a tool turn when its tool call comes before any text
+ * (the usual shape of a second search); a tool call that follows text already sent is dropped as
+ * above. A turn that cannot call tools (tool_choice "none", mode "answer") streams at once and is
+ * never a tool turn.
  * Both the streaming and the non-streaming path run through this gate, so they answer alike.
  */
 export const HOLD_CHARS = 200;
@@ -22,22 +24,28 @@ const SENTENCE_END = /[.!?…。！？]["'”’»)\]*_]*(\s|$)/u;
 export class TurnGate {
   private held = "";
   private committed: boolean;
+  /** Whether a tool call may still make this a tool turn once text streams (mode "stream", until text goes out). */
+  private openToTools: boolean;
   private toolCall = false;
   /** The model asked for a tool in this turn, whether or not the call is honoured. */
   calledTools = false;
 
   /**
-   * "hold" for a turn that may well call tools (the first); "stream" for one that can only answer
-   * (tool_choice "none", or false) or is almost surely the answer (after a tool round).
+   * "hold" for a turn that may well call tools (the first); "stream" for one that is almost surely the
+   * answer (after a tool round); "answer" (or false) for one that cannot call tools (tool_choice "none").
    */
-  constructor(mode: "hold" | "stream" | boolean = "hold") {
-    this.committed = mode === "stream" || mode === false;
+  constructor(mode: "hold" | "stream" | "answer" | boolean = "hold") {
+    this.committed = mode === "stream" || mode === "answer" || mode === false;
+    this.openToTools = mode === "stream";
   }
 
   /** Text to release to the answer now (empty while held or dropped). */
   text(piece: string): string {
     if (this.toolCall) return "";
-    if (this.committed) return piece;
+    if (this.committed) {
+      if (piece) this.openToTools = false;
+      return piece;
+    }
     this.held += piece;
     if (this.held.length >= HOLD_CHARS && SENTENCE_END.test(this.held)) return this.commit();
     return "";
@@ -45,7 +53,7 @@ export class TurnGate {
 
   toolCallSeen(): void {
     this.calledTools = true;
-    if (this.committed) return;
+    if (this.committed && !this.openToTools) return;
     this.toolCall = true;
     this.held = "";
   }

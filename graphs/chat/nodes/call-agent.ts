@@ -78,7 +78,7 @@ export function createCallAgent(deps: ChatDeps) {
     const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit);
     // After a tool round the turn is almost always the answer: it streams as it comes (see TurnGate).
     const afterTools = state.messages.some((m) => m.getType() === "tool");
-    const gate = new TurnGate(finalStep || afterTools ? "stream" : "hold");
+    const gate = new TurnGate(finalStep ? "answer" : afterTools ? "stream" : "hold");
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
     const pending: PendingCall[] = [];
     let finish: string | null | undefined;
