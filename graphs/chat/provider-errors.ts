@@ -1,3 +1,4 @@
+import { APIConnectionTimeoutError } from "openai";
 import { ChatError } from "./errors.js";
 
 /**
@@ -55,7 +56,9 @@ export function toProviderError(err: unknown, call: ProviderCall): ChatError {
   if (err instanceof ChatError) return err;
   const { provider } = call;
   const name = (err as { name?: unknown } | null)?.name;
-  if (err instanceof ProviderTimeout || name === "TimeoutError" || name === "APIConnectionTimeoutError") {
+  // The SDK's own timeout error is named "Error" (only its class says what it is): when its timer fires
+  // before our Deadline, it is still a timeout, not a broken provider.
+  if (err instanceof ProviderTimeout || err instanceof APIConnectionTimeoutError || name === "TimeoutError" || name === "APIConnectionTimeoutError") {
     return upstreamTimeout(provider, call.timeoutMs);
   }
   const status = statusOf(err);
