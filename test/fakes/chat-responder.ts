@@ -29,6 +29,8 @@ interface Answer {
   argumentPieceSize: number;
   finishReason: FinishReason;
   usage: Usage;
+  /** The `content` a tool-call turn carries beside its calls ("" or null), when the reply sets one. */
+  callContent?: "" | null;
 }
 
 const JSON_PIECE = 12;
@@ -85,12 +87,13 @@ function answerFor(ctx: ResponderContext, reply: FakeReply): Answer {
     const toolCalls = toWireCalls(seq, reply.calls);
     const chars = toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, reply.text?.length ?? 0);
     return {
-      text: reply.text ?? null,
+      text: reply.content !== undefined ? reply.content : (reply.text ?? null),
       pieces: reply.text ? splitWords(reply.text) : [],
       toolCalls,
       argumentPieceSize: reply.argumentPieceSize ?? 10,
       finishReason: "tool_calls",
       usage: usageFor(ctx, chars),
+      ...(reply.content !== undefined ? { callContent: reply.content } : {}),
     };
   }
   if (reply.kind === "json") {
@@ -158,7 +161,7 @@ function respondNonStream(ctx: ResponderContext, reply: FakeReply): void {
 function successFrames(writer: ChunkWriter, answer: Answer, withUsage: boolean): string[] {
   const frames = answer.pieces.map((piece) => writer.content(piece));
   answer.toolCalls.forEach((call, index) => {
-    frames.push(writer.toolCallStart(index, call));
+    frames.push(writer.toolCallStart(index, call, answer.callContent));
     for (const piece of splitEvery(call.arguments, answer.argumentPieceSize)) {
       frames.push(writer.toolCallArguments(index, piece));
     }
@@ -215,12 +218,12 @@ async function respondStream(ctx: ResponderContext, reply: FakeReply): Promise<v
   if (chunkDelayMs <= 0) {
     // One write keeps the fake cheap at 0 ms; a destroy waits for the bytes to reach the kernel.
     if (frames.length > 0) request.firstTokenAt = ctx.now();
-    const all = writer.role() + frames.join("");
+    const all = writer.role(answer.callContent) + frames.join("");
     if (then === "end") res.end(all);
     else res.write(all, () => finishWith());
     return;
   }
-  res.write(writer.role());
+  res.write(writer.role(answer.callContent));
   for (const frame of frames) {
     if (!(await pause(chunkDelayMs, res))) return;
     request.firstTokenAt ??= ctx.now();

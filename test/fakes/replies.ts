@@ -32,6 +32,11 @@ export type FakeReply = Timing &
         text?: string;
         /** Size of the pieces the arguments stream in. */
         argumentPieceSize?: number;
+        /**
+         * The `content` the turn carries beside its calls, as some providers send it: "" or null in the
+         * role chunk and in each call's first chunk (stream), and as the message's content (non-stream).
+         */
+        content?: "" | null;
       }
     /** Structured output: JSON content under response_format, else a call of the forced function. */
     | { kind: "json"; value: unknown }

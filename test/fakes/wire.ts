@@ -115,8 +115,8 @@ export class ChunkWriter {
     return this.frame([{ index: 0, delta, logprobs: null, finish_reason: finishReason }]);
   }
 
-  role(): string {
-    return this.delta({ role: "assistant", content: "", refusal: null });
+  role(content: string | null = ""): string {
+    return this.delta({ role: "assistant", content, refusal: null });
   }
 
   content(text: string): string {
@@ -124,8 +124,9 @@ export class ChunkWriter {
   }
 
   /** The first piece of a tool call names it; later pieces only extend `arguments`. */
-  toolCallStart(index: number, call: WireToolCall): string {
+  toolCallStart(index: number, call: WireToolCall, content?: string | null): string {
     return this.delta({
+      ...(content !== undefined ? { content } : {}),
       tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
     });
   }

@@ -217,4 +217,14 @@ describe.each([false, true])("provider quirks (stream=%s)", (stream) => {
     expect(toolText.length).toBeGreaterThan(0);
     expect(toolText).toMatch(/Matthew 5|Luke 6|Romans 12/);
   });
+
+  it.each([null, ""] as const)("when a tool-call turn says finish_reason tool_calls with content %j, then the calls run and nothing of that turn reaches the answer", async (content) => {
+    quirky.once(match.agent(), reply.toolCall("lookup_passage", { reference: "Romans 12:19" }, { content }));
+    const res = await ask(QUIRK_KEY, "quirky/odd-model", stream);
+    expect(res.finish).toBe("stop");
+    expect(res.content).toContain("John 3:16");
+    expect(res.content).not.toMatch(/^null/);
+    const afterTool = quirky.chatRequests.find((r) => r.body.messages.some((m) => m.role === "tool"));
+    expect(messageText(afterTool?.body.messages.find((m) => m.role === "tool"))).toMatch(/Vengeance belongs to me|avenge/i);
+  });
 });
