@@ -4,19 +4,8 @@
  */
 import { parseImp } from "./export-sword.js";
 import { plainLine } from "./study-markup.js";
+import type { LexiconFileEntry } from "../src/study/lexicon.js";
 import { normalizeStrongId } from "../src/study/strong-ids.js";
-
-export interface LexiconFileEntry {
-  lemma: string;
-  transliteration: string;
-  pronunciation: string;
-  derivation: string;
-  definition: string;
-  kjv_usage: string;
-  see_also: string[];
-  /** Tagged words and verses per translation; filled from the word tags. */
-  occurrences?: Record<string, { words: number; verses: number }>;
-}
 
 const first = (re: RegExp, text: string) => re.exec(text)?.[1] ?? "";
 

@@ -3,7 +3,8 @@ import { lazy, readGzipJson } from "./data.js";
 import { compactItem, type RefItem } from "./passage-refs.js";
 import { strongLanguage, type StrongLanguage } from "./strong-ids.js";
 
-interface LexiconFileEntry {
+/** One entry of data/study's lexicon files, as ingest/study-lexicon.ts writes it. */
+export interface LexiconFileEntry {
   lemma: string;
   transliteration: string;
   pronunciation: string;
