@@ -13,9 +13,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { BOOKS, findBook } from "../src/scripture/books.js";
 import { COMMENTARIES } from "../src/study/commentaries.js";
+import type { LexiconFileEntry } from "../src/study/lexicon.js";
 import { parseImp } from "./export-sword.js";
 import { exportCommentary } from "./study-commentary.js";
-import { parseLexicon, type LexiconFileEntry } from "./study-lexicon.js";
+import { parseLexicon } from "./study-lexicon.js";
 import { tagSegments, verseNotes, type Segment } from "./study-markup.js";
 import { parseNave } from "./study-nave.js";
 
