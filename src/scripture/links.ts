@@ -6,6 +6,7 @@
  */
 import { findReferences, readerPath, referencesInSegment, type ScriptureRef } from "./references.js";
 import { firstCandidate, isWordChar, segmentEnd } from "./reference-segments.js";
+import { type FenceMode, runLength, stepCode, stepFence, type TextMode, verbatim } from "./markdown-spans.js";
 import { DEFAULT_TRANSLATION_ID } from "./translations.js";
 
 /** Where reader links point. The one place reader URLs are built: answers, citations, search results. */
@@ -40,9 +41,9 @@ export interface LinkStream {
 }
 
 type Mode =
-  | { kind: "text" }
+  | TextMode
   | { kind: "code"; ticks: number }
-  | { kind: "fence"; marker: string; line: string; opening: boolean }
+  | FenceMode
   | { kind: "url" }
   | { kind: "destination"; depth: number };
 
@@ -64,39 +65,6 @@ function convertSegment(text: string, end: number, startsMidWord: boolean, optio
     cursor = found.end;
   }
   return out + text.slice(cursor, end);
-}
-
-function verbatim(consumed: number, text: string, mode?: Mode): Step {
-  return mode === undefined ? { consumed, out: text.slice(0, consumed) } : { consumed, out: text.slice(0, consumed), mode };
-}
-
-function runLength(text: string, from: number, ch: string): number {
-  let end = from;
-  while (text[end] === ch) end++;
-  return end - from;
-}
-
-// Inside `code`: verbatim up to the closing run of the same length, or to the line's end, since an
-// unclosed code span is treated as code to the end of its line.
-function stepCode(text: string, ticks: number, final: boolean): Step | null {
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === "\n") return verbatim(i, text, TEXT);
-    if (text[i] !== "`") continue;
-    const run = runLength(text, i, "`");
-    if (i + run === text.length && !final) return i === 0 ? null : verbatim(i, text);
-    if (run === ticks) return verbatim(i + run, text, TEXT);
-    i += run - 1;
-  }
-  return verbatim(text.length, text);
-}
-
-function stepFence(text: string, mode: Extract<Mode, { kind: "fence" }>): Step {
-  const newline = text.indexOf("\n");
-  if (newline < 0) return verbatim(text.length, text, { ...mode, line: mode.line + text });
-  const line = mode.line + text.slice(0, newline);
-  const fenceChar = mode.marker[0] as string;
-  const closing = !mode.opening && new RegExp(`^ {0,3}\\${fenceChar}{${mode.marker.length},}\\s*$`).test(line);
-  return verbatim(newline + 1, text, closing ? TEXT : { ...mode, line: "", opening: false });
 }
 
 // The "(...)" of a markdown link, copied up to its closing parenthesis or the end of the line.

@@ -12,6 +12,7 @@ import { lastSentenceStart, referencesIn, tieOf, type Attribution } from "./attr
 import { foldingFor, type Folding } from "./normalize.js";
 import { loadPassage } from "./passage.js";
 import { judge, type Tie, type Verdict } from "./verdict.js";
+import { type FenceMode, runLength, stepCode, stepFence, type TextMode, verbatim } from "../markdown-spans.js";
 
 export type QuoteStatus = "verified" | "corrected" | "unquoted";
 
@@ -51,9 +52,9 @@ export const BLOCK_LIMIT = 1500;
 const CONTEXT_LIMIT = 400;
 
 type Mode =
-  | { kind: "text" }
+  | TextMode
   | { kind: "code"; ticks: number }
-  | { kind: "fence"; marker: string; line: string; opening: boolean };
+  | FenceMode;
 
 interface Step {
   consumed: number;
@@ -71,37 +72,6 @@ const TEXT: Mode = { kind: "text" };
 const CLOSE: Record<string, string> = { "“": "”", "«": "»", '"': '"' };
 const OPENS_AFTER = /[\s([{\-—–/*_>]/u;
 const BLOCK_PREFIX = /^ {0,3}> ?/;
-
-function verbatim(consumed: number, text: string, mode?: Mode): Step {
-  return mode === undefined ? { consumed, out: text.slice(0, consumed) } : { consumed, out: text.slice(0, consumed), mode };
-}
-
-function runLength(text: string, from: number, ch: string): number {
-  let end = from;
-  while (text[end] === ch) end++;
-  return end - from;
-}
-
-function stepCode(text: string, ticks: number, final: boolean): Step | null {
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === "\n") return verbatim(i, text, TEXT);
-    if (text[i] !== "`") continue;
-    const run = runLength(text, i, "`");
-    if (i + run === text.length && !final) return i === 0 ? null : verbatim(i, text);
-    if (run === ticks) return verbatim(i + run, text, TEXT);
-    i += run - 1;
-  }
-  return verbatim(text.length, text);
-}
-
-function stepFence(text: string, mode: Extract<Mode, { kind: "fence" }>): Step {
-  const newline = text.indexOf("\n");
-  if (newline < 0) return verbatim(text.length, text, { ...mode, line: mode.line + text });
-  const line = mode.line + text.slice(0, newline);
-  const fenceChar = mode.marker[0] as string;
-  const closing = !mode.opening && new RegExp(`^ {0,3}\\${fenceChar}{${mode.marker.length},}\\s*$`).test(line);
-  return verbatim(newline + 1, text, closing ? TEXT : { ...mode, line: "", opening: false });
-}
 
 /** Where the sentence that starts at text[0] ends, or null while more text could move it. */
 function sentenceEnd(text: string, final: boolean): number | null {
