@@ -7,6 +7,9 @@
  * Sets: `queries.jsonl` (stories, passages, doctrines; its own dev/held-out split by the `split` field)
  * and the everyday questions (`everyday-dev.jsonl`, tuned on; `everyday-heldout.jsonl`, a separate
  * file never tuned on; both built from everyday.src.txt). Held-out figures are the honest ones.
+ * The blind everyday set (`everyday-blind-dev.jsonl`, `everyday-blind-heldout.jsonl`, built from
+ * everyday-blind.src.txt): written by another engineer before reading the concept table, measured whole
+ * once before tuning; only its dev half's misses are printed and tuned on.
  *
  * Run: npm run eval:search [-- --misses] [-- --dump ranks.json]   (uses DATA_DIR's index, ingesting it first if needed)
  */
@@ -39,6 +42,9 @@ const load = (file: string): EvalQuery[] =>
 const stories = load("queries.jsonl");
 const everydayDev = load("everyday-dev.jsonl");
 const everydayHeld = load("everyday-heldout.jsonl");
+const blindDev = load("everyday-blind-dev.jsonl");
+const blindHeld = load("everyday-blind-heldout.jsonl");
+const blind = [...blindDev, ...blindHeld];
 
 const SETS: [string, EvalQuery[]][] = [
   ["stories+passages dev", stories.filter((q) => q.split === "dev")],
@@ -50,6 +56,15 @@ const SETS: [string, EvalQuery[]][] = [
   ["everyday held-out", everydayHeld],
   ["everyday held-out en", everydayHeld.filter((q) => q.lang === "en")],
   ["everyday held-out es", everydayHeld.filter((q) => q.lang === "es")],
+  ["blind all", blind],
+  ["blind all en", blind.filter((q) => q.lang === "en")],
+  ["blind all es", blind.filter((q) => q.lang === "es")],
+  ["blind dev", blindDev],
+  ["blind dev en", blindDev.filter((q) => q.lang === "en")],
+  ["blind dev es", blindDev.filter((q) => q.lang === "es")],
+  ["blind held-out", blindHeld],
+  ["blind held-out en", blindHeld.filter((q) => q.lang === "en")],
+  ["blind held-out es", blindHeld.filter((q) => q.lang === "es")],
 ];
 
 async function main() {
@@ -73,7 +88,7 @@ async function main() {
     const baseline = new Bm25Index(docs);
     const ours = new Map<EvalQuery, string[]>();
     const base = new Map<EvalQuery, string[]>();
-    for (const q of [...stories, ...everydayDev, ...everydayHeld]) {
+    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind]) {
       const { results } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
       ours.set(q, results.map((r) => `${r.book_id} ${r.chapter}`));
       const s = baseline.scores(tokenize(q.query));
@@ -90,7 +105,7 @@ async function main() {
     const dump = process.argv.indexOf("--dump");
     if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r }))));
     if (process.argv.includes("--misses")) {
-      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev]] as const) {
+      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev]] as const) {
         const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)));
         console.log(`\n${label} misses at 5 (${misses.length}; held-out misses are not printed):`);
         for (const m of misses) console.log(`  ${m.query} -> ${ours.get(m)!.slice(0, 5).join(", ")} (want ${m.targets.join(", ")})`);
