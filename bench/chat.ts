@@ -12,6 +12,7 @@
  *   (the slope between 62 and 1,000 chunks), with the graph's slope as a ratio of the SDK's;
  *   first-token delay on a real-looking answer paced like a provider (BENCH_PACE_MS between chunks).
  * BENCH_N, BENCH_SECONDS, BENCH_CHUNK_N, BENCH_PACE_MS and BENCH_ONLY=chunks|paths tune the run.
+ * BENCH_ONLY=service measures the service in its own process instead, as `npm start` runs it (bench/chat-service.ts).
  */
 import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
@@ -208,6 +209,12 @@ async function chunkRows(): Promise<string[][]> {
   const ratio = slope["chat graph"]! / slope["plain openai SDK (proxy)"]!;
   rows.push(["chat graph / plain SDK", "CPU per streamed chunk, ratio (goal <= 1.5)", `${ratio.toFixed(2)}x`]);
   return rows;
+}
+
+if (ONLY === "service") {
+  clearInterval(sampler);
+  await (await import("./chat-service.js")).main();
+  process.exit(0);
 }
 
 const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(" ");

@@ -148,6 +148,8 @@ describe("the request log", () => {
     expect(text).not.toContain(KEY);
   });
 
+  let stdoutAfterUrl: string[] = [];
+  let lastHeaders: string[] = [];
   async function runCli(args: string[], env: Record<string, string> = {}) {
     const child = spawn(process.execPath, ["--import", "tsx", "test/fakes/cli.ts", "--port", "0", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -156,14 +158,23 @@ describe("the request log", () => {
     let stderr = "";
     child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
     try {
-      const [line] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+      const lines = createInterface({ input: child.stdout! });
+      const [line] = (await once(lines, "line")) as [string];
+      const later: string[] = [];
+      lines.on("line", (l) => later.push(l));
       const client = new OpenAI({ baseURL: line, apiKey: KEY, maxRetries: 0 });
-      await client.chat.completions.create({
-        model: "gpt-4o-mini",
-        messages: [{ role: "system", content: "PROMPT-MARKER: answer as a shepherd would." }, { role: "user", content: "Psalm 23?" }],
-      });
+      const { response } = await client.chat.completions
+        .create({
+          model: "gpt-4o-mini",
+          messages: [{ role: "system", content: "PROMPT-MARKER: answer as a shepherd would." }, { role: "user", content: "Psalm 23?" }],
+        })
+        .withResponse();
+      lastHeaders = [];
+      response.headers.forEach((_value, name) => lastHeaders.push(name));
+      lastHeaders = lastHeaders.filter((name) => name !== "date" && name !== "content-length").sort();
       child.kill("SIGTERM");
       await once(child, "exit");
+      stdoutAfterUrl = later;
       return stderr;
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
@@ -180,5 +191,19 @@ describe("the request log", () => {
   it("when FAKE_PROVIDER_LOG_REQUESTS=1 is set instead, then it logs too; with neither, it logs nothing", async () => {
     expect(await runCli([], { FAKE_PROVIDER_LOG_REQUESTS: "1" })).toContain("PROMPT-MARKER");
     expect(await runCli([], { FAKE_PROVIDER_LOG_REQUESTS: "" })).not.toContain("PROMPT-MARKER");
+  });
+
+  it("when the standalone fake runs with --timings, then each answered request's timing is a JSON line on stdout and the response is as without it", async () => {
+    await runCli([]);
+    const plainHeaders = lastHeaders;
+    expect(stdoutAfterUrl).toEqual([]);
+    await runCli(["--timings"]);
+    expect(lastHeaders).toEqual(plainHeaders);
+    expect(stdoutAfterUrl).toHaveLength(1);
+    const timing = JSON.parse(stdoutAfterUrl[0]!) as { seq: number; path: string; receivedAt: number; finishedAt: number };
+    expect(timing.path).toBe("/v1/chat/completions");
+    expect(timing.seq).toBe(1);
+    expect(timing.finishedAt).toBeGreaterThanOrEqual(timing.receivedAt);
+    expect(Math.abs(timing.receivedAt - Date.now())).toBeLessThan(60_000);
   });
 });

@@ -22,6 +22,8 @@ export interface FakeProviderOptions {
   maxRecorded?: number;
   /** Port to listen on; 0 (an ephemeral port) unless run standalone. */
   port?: number;
+  /** Told of each request once its response is written (its record then has `finishedAt`); nothing on the wire. */
+  onFinished?: (record: RecordedRequest) => void;
 }
 
 export interface RuleOptions {
@@ -152,6 +154,7 @@ export async function startFakeProvider(options: FakeProviderOptions = {}): Prom
     if (provider.requests.length > maxRecorded) provider.requests.shift();
     res.on("finish", () => {
       record.finishedAt = now();
+      options.onFinished?.(record);
     });
     res.on("close", () => {
       if (!res.writableFinished && !closing) {

@@ -1,0 +1,167 @@
+/**
+ * Processes for benchmarks that measure the service as users run it: the service started by
+ * scripts/start.sh (the compiled dist/ and the Node flags that script owns), the fake provider from
+ * test/fakes/cli.ts, and readings of a process from /proc (CPU ticks, RSS, peak RSS, children).
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Clock ticks per second for /proc/<pid>/stat (USER_HZ; 100 on Linux unless getconf says otherwise). */
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU of one process so far, in ms (its own threads; children not included). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start at field 3: utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+/** VmRSS and VmHWM (peak RSS since the process started) in MB. */
+export function memoryMb(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
+
+/** Direct children of a process (the embedded Chroma of the service). */
+export function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+export function loadAverage(): string {
+  return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+}
+
+/** One answered request as the fake saw it (`--timings`), epoch ms. */
+export interface FakeTiming {
+  seq: number;
+  path: string;
+  receivedAt: number;
+  firstTokenAt?: number;
+  finishedAt: number;
+}
+
+export interface FakeProcess {
+  baseURL: string;
+  pid: number;
+  /** Every timing line so far, oldest first. */
+  timings: FakeTiming[];
+  stop(): Promise<void>;
+}
+
+/** test/fakes/cli.ts in its own process (its standalone script), with --timings. */
+export async function startFakeProcess(): Promise<FakeProcess> {
+  const proc = spawn(process.execPath, ["--import", "tsx", "test/fakes/cli.ts", "--timings"], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const timings: FakeTiming[] = [];
+  const lines = createInterface({ input: proc.stdout! });
+  const baseURL = await new Promise<string>((resolve, reject) => {
+    proc.once("exit", (code) => reject(new Error(`fake provider exited (${code}) before printing its URL`)));
+    lines.once("line", resolve);
+  });
+  lines.on("line", (line) => timings.push(JSON.parse(line) as FakeTiming));
+  return { baseURL, pid: proc.pid!, timings, stop: () => stopChild(proc) };
+}
+
+async function stopChild(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((r) => proc.once("exit", () => r()));
+  proc.kill("SIGTERM");
+  await Promise.race([exited, sleep(15_000).then(() => proc.kill("SIGKILL"))]);
+  await exited;
+}
+
+export interface ServiceProcess {
+  url: string;
+  /** The Node process of the service (scripts/start.sh execs into it). */
+  pid: number;
+  /** Spawn -> /readyz 200. */
+  readyMs: number;
+  /** The embedded Chroma, a child of the service. */
+  chromaPid(): number | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * The service as `npm start` runs it: `sh scripts/start.sh`, which builds dist/ when stale and execs
+ * node with its own flags (so the flags are read from their one owner). LOG_LEVEL stays the default
+ * unless the caller's environment sets it; stdout (the JSON log) goes to /dev/null. BENCH_NODE_FLAGS, for
+ * experiments with heap flags, runs `node $BENCH_NODE_FLAGS dist/src/main.js` instead (after the same build).
+ */
+export async function startServiceProcess(env: Record<string, string>, options: { port: number; readyTimeoutMs?: number }): Promise<ServiceProcess> {
+  execFileSync(process.execPath, ["scripts/build.mjs", "--if-stale"], { cwd: ROOT, stdio: "inherit" });
+  const url = `http://127.0.0.1:${options.port}`;
+  const started = performance.now();
+  // BENCH_NODE_FLAGS (experiments only): node with these flags instead of scripts/start.sh's, printed as such.
+  const flags = process.env.BENCH_NODE_FLAGS;
+  const [cmd, args] = flags === undefined ? ["sh", ["scripts/start.sh"]] : [process.execPath, [...flags.split(/\s+/).filter(Boolean), "dist/src/main.js"]];
+  const proc = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(options.port), HOST: "127.0.0.1" }, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  proc.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the service exited (${proc.exitCode}) before it was ready:\n${stderr}`);
+    if (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false)) break;
+    if (performance.now() - started > (options.readyTimeoutMs ?? 300_000)) throw new Error(`the service was not ready in time:\n${stderr}`);
+    await sleep(25);
+  }
+  const readyMs = performance.now() - started;
+  const pid = proc.pid!;
+  return {
+    url,
+    pid,
+    readyMs,
+    chromaPid: () => childPids(pid)[0],
+    stop: () => stopChild(proc),
+  };
+}
+
+export interface AutocannonResult {
+  rps: number;
+  total: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** autocannon in its own process; `body` is POSTed as JSON with the given headers. */
+export function autocannon(url: string, options: { connections: number; seconds: number; body: string; headers: Record<string, string> }): Promise<AutocannonResult> {
+  const bin = new URL("../../node_modules/.bin/autocannon", import.meta.url).pathname;
+  const headerArgs = Object.entries(options.headers).flatMap(([k, v]) => ["-H", `${k}=${v}`]);
+  const args = ["-c", String(options.connections), "-d", String(options.seconds), "-m", "POST", ...headerArgs, "-b", options.body, "-j", url];
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("close", () => {
+      try {
+        const r = JSON.parse(out);
+        resolve({ rps: r.requests.average, total: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
