@@ -51,6 +51,17 @@ describe("matching concepts in questions", () => {
     expect(ids(q)).toContain(id);
   });
 
+  it("when a contraction is typed without its apostrophe, then it matches as the apostrophe form does", () => {
+    expect(ids("my son doesnt believe in god anymore")).toContain("wayward children");
+    expect(ids("my son doesn't believe in god anymore")).toContain("wayward children");
+    expect(ids("i cant sleep at night")).toContain("sleep");
+  });
+
+  it("when grief is named as a death in the family, then it is grief, not the doctrine of death", () => {
+    expect(ids("how do I get over the death of my mother")).toContain("grief");
+    expect(ids("how do I get over the death of my mother")).not.toContain("death");
+  });
+
   it("when a shorter concept term lies inside a longer one, then only the longer counts ('fear of death' is not also 'fear')", () => {
     expect(ids("my fear of death")).toEqual(["fear of death"]);
   });

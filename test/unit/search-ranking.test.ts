@@ -110,4 +110,13 @@ describe("passage titles and concepts", () => {
   it("when a word only shares a stem with a title, then it does not match ('crossing' is not 'the cross')", () => {
     expect(matchTitles("crossing the lake").map((x) => x.entry.names[0])).not.toContain("The crucifixion");
   });
+
+  it("when the asker puts a few words inside a long name, then it still matches; a two-word name or a wider gap does not", () => {
+    const lines = ["The fool says there is no God: PSA 14", "Living water: JHN 4"];
+    const entries = lines.map((l) => parseTitleLine(l));
+    const names = (q: string) => matchTitles(q, entries).map((x) => x.entry.names[0]);
+    expect(names("the fool says in his heart there is no God")).toEqual(["The fool says there is no God"]);
+    expect(names("the fool says one thing but in his heart there is no God")).toEqual([]);
+    expect(names("living by the water")).toEqual([]);
+  });
 });

@@ -55,8 +55,17 @@ export function parseConceptLine(line: string): Concept {
 
 export const CONCEPTS: readonly Concept[] = CONCEPT_LINES.map(parseConceptLine);
 
+// Contractions typed without the apostrophe, as words() leaves the apostrophe forms ("can't" -> "can").
+const CONTRACTIONS: Readonly<Record<string, string>> = {
+  cant: "can", dont: "don", doesnt: "doesn", didnt: "didn", isnt: "isn", arent: "aren", wasnt: "wasn", wont: "won",
+  shouldnt: "shouldn", wouldnt: "wouldn", couldnt: "couldn", havent: "haven", hasnt: "hasn", ive: "i", youre: "you",
+  theyre: "they", whats: "what", thats: "that",
+};
+
 /** Query words as matched: plurals folded the way titles fold them (also right for most Spanish plurals). */
 function fold(w: string): string {
+  const c = CONTRACTIONS[w];
+  if (c) return c;
   if (w.length <= 3 || w.endsWith("ss") || w.endsWith("us") || w.endsWith("is")) return w;
   if (w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   return w.endsWith("s") ? w.slice(0, -1) : w;

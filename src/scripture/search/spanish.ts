@@ -47,7 +47,8 @@ const LEXICON: Readonly<Record<string, string>> = Object.fromEntries(
     "trabajo:work generosidad:generosity dar:give servir:serve sexo:sex pureza:purity adulterio:adultery " +
     "borrachera:drunkenness alcohol:alcohol chisme:gossip suicidio:suicide aborto:abortion guerra:war " +
     "gobierno:government autoridad:authority unidad:unity agradecimiento:thankfulness gratitud:gratitude " +
-    "contentamiento:contentment proposito:purpose voluntad:will dudas:doubts duda:doubt " +
+    "contentamiento:contentment proposito:purpose voluntad:will dudas:doubts duda:doubt buen:good buena:good bueno:good " +
+    "sana:heals sanan:heal escucharon:heard oyeron:heard " +
     // stories
     "diluvio:flood arca:ark torre:tower mar:sea rojo:red pastor:shepherd oveja:sheep ovejas:sheep perdida:lost " +
     "perdido:lost prodigo:prodigal sembrador:sower semilla:seed samaritano:samaritan ballena:whale pez:fish " +

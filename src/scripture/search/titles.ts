@@ -110,9 +110,29 @@ export function matchTitles(query: string, titles?: readonly TitleEntry[]): Titl
       if (i + phrase.length > q.length) continue;
       let ok = true;
       for (let j = 1; j < phrase.length && ok; j++) ok = q[i + j] === phrase[j];
+      // A name of three words or more may have a few words put in by the asker ("the fool says in his
+      // heart there is no God"); a shorter one must be exact, or common pairs would match far apart.
+      if (!ok && phrase.length >= GAPPED_MIN) ok = matchesWithGaps(q, i, phrase);
       if (ok && phrase.length > (best.get(entry) ?? 0)) best.set(entry, phrase.length);
     }
   }
   const longest = Math.max(0, ...best.values());
   return [...best].filter(([, n]) => n === longest).map(([entry, n]) => ({ entry, length: n, coverage: n / q.length }));
+}
+
+/** Names this long may match with words inserted between theirs. */
+const GAPPED_MIN = 3;
+/** At most this many query words inserted in all. */
+const MAX_GAP = 3;
+
+/** The phrase's words in order from q[i], with at most MAX_GAP other words between them. */
+function matchesWithGaps(q: readonly string[], i: number, phrase: readonly string[]): boolean {
+  let k = i + 1;
+  let skipped = 0;
+  for (let j = 1; j < phrase.length; j++) {
+    while (k < q.length && q[k] !== phrase[j] && skipped <= MAX_GAP) (k++, skipped++);
+    if (k >= q.length || skipped > MAX_GAP) return false;
+    k++;
+  }
+  return true;
 }
