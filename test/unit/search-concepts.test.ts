@@ -57,6 +57,13 @@ describe("matching concepts in questions", () => {
     expect(ids("i cant sleep at night")).toContain("sleep");
   });
 
+  it("when a question is framed 'is it a sin to...', then the topic is named, not the doctrine of sin; 'what is sin' still is", () => {
+    expect(ids("is it a sin to get a tattoo")).toEqual(["tattoos"]);
+    expect(ids("es pecado hacerse un tatuaje")).toEqual(["tattoos"]);
+    expect(ids("what is sin")).toContain("sin");
+    expect(ids("qué es el pecado")).toContain("sin");
+  });
+
   it("when grief is named as a death in the family, then it is grief, not the doctrine of death", () => {
     expect(ids("how do I get over the death of my mother")).toContain("grief");
     expect(ids("how do I get over the death of my mother")).not.toContain("death");

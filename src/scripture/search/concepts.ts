@@ -111,7 +111,7 @@ export function matchConcepts(query: string, concepts?: readonly Concept[]): Con
     index = compiled.get(concepts) ?? compile(concepts);
     compiled.set(concepts, index);
   }
-  const q = words(query).map(fold);
+  const q = unframe(words(query).map(fold));
   const best = new Map<Concept, ConceptMatch>();
   for (let i = 0; i < q.length; i++) {
     for (const p of index.get(q[i]!.slice(0, 3)) ?? []) {
@@ -126,6 +126,20 @@ export function matchConcepts(query: string, concepts?: readonly Concept[]): Con
   return all
     .filter((m) => !all.some((o) => o !== m && o.length > m.length && o.start <= m.start && o.start + o.length >= m.start + m.length))
     .sort((a, b) => a.start - b.start);
+}
+
+// How a question about a topic is framed, not what it is about: "is it a sin to get a tattoo" is about
+// tattoos, not about the doctrine of sin ("what is sin" and "qué es el pecado" still name it).
+const FRAMES: readonly (readonly string[])[] = ["a sin", "es pecado", "es un pecado", "sera pecado", "seria pecado"].map((f) => words(f).map(fold));
+
+/** The words of any framing phrase blanked, so no concept term matches them. */
+function unframe(q: string[]): string[] {
+  for (const f of FRAMES) {
+    for (let i = 0; i + f.length <= q.length; i++) {
+      if (f.every((w, j) => q[i + j] === w)) for (let j = 0; j < f.length; j++) q[i + j] = "";
+    }
+  }
+  return q;
 }
 
 /** The Bible's words for the matched concepts, to add to the keyword and dense query. */

@@ -49,6 +49,20 @@ const LEXICON: Readonly<Record<string, string>> = Object.fromEntries(
     "gobierno:government autoridad:authority unidad:unity agradecimiento:thankfulness gratitud:gratitude " +
     "contentamiento:contentment proposito:purpose voluntad:will dudas:doubts duda:doubt buen:good buena:good bueno:good " +
     "sana:heals sanan:heal escucharon:heard oyeron:heard " +
+    // everyday questions: feelings, family, vices, society (English concept names where windows carry them as tags)
+    "enojado:angry enojada:angry ansioso:anxious ansiosa:anxious sola:alone llorar:weep lagrimas:tears angustia:anguish " +
+    "culpa:guilt verguenza:shame venganza:vengeance rencor:grudge odiar:hate humilde:humble codicia:covetousness " +
+    "avaricia:greed generoso:generous herida:wound dano:harm traicion:betrayal infiel:unfaithful pelea:quarrel " +
+    "peleas:quarrels discutir:argue mentiroso:liar ladron:thief robar:steal pereza:laziness flojo:lazy vicio:vice " +
+    "adiccion:addiction alcoholico:alcoholic borracho:drunkard borrachos:drunkards drogas:drugs apuestas:gambling " +
+    "loteria:lottery tatuaje:tattoo tatuajes:tattoos cuerpo:body salud:health medico:physician pornografia:pornography " +
+    "masturbacion:masturbation homosexualidad:homosexuality hija:daughter hijas:daughters mama:mother papa:father " +
+    "hermano:brother hermana:sister abuela:grandmother abuelo:grandfather amiga:friend vecino:neighbor pareja:partner " +
+    "soltero:single soltera:single casado:married casada:married adolescente:teenager adolescentes:teenagers bebe:baby " +
+    "muere:dies murio:died muerto:dead fallecido:died jefe:boss deuda:debt deudas:debts impuestos:taxes " +
+    "violencia:violence abuso:abuse maltrato:abuse racismo:racism evolucion:evolution lenguas:tongues ayunar:fast " +
+    "pecar:sin rezar:pray bautizarse:baptized confesar:confess salvarse:saved perdone:forgive perdonarme:forgive " +
+    "apocalipsis:revelation anticristo:antichrist rapto:rapture idolos:idols brujeria:sorcery horoscopo:astrologers " +
     // stories
     "diluvio:flood arca:ark torre:tower mar:sea rojo:red pastor:shepherd oveja:sheep ovejas:sheep perdida:lost " +
     "perdido:lost prodigo:prodigal sembrador:sower semilla:seed samaritano:samaritan ballena:whale pez:fish " +
@@ -62,7 +76,7 @@ const LEXICON: Readonly<Record<string, string>> = Object.fromEntries(
 
 // Spanish words that are also English words (or Spanish-looking English ones): glossed only in a query
 // that is Spanish by its other words, so "the pastor's fear" or "a solo" is never rewritten.
-const AMBIGUOUS = new Set(["es", "mi", "tu", "su", "yo", "fin", "mar", "solo", "pastor", "valor", "ira", "alcohol", "angel", "dar", "fe", "sano", "vino", "cena", "mas", "como", "que", "hay", "dice", "santo", "padre", "todo", "nada", "animo", "mujer"]);
+const AMBIGUOUS = new Set(["es", "mi", "tu", "su", "yo", "fin", "mar", "solo", "pastor", "valor", "ira", "alcohol", "angel", "dar", "fe", "sano", "vino", "cena", "mas", "como", "que", "hay", "dice", "santo", "padre", "todo", "nada", "animo", "mujer", "papa", "mama", "sola", "bebe"]);
 
 // Words that mark a query as Spanish: function words with no English homograph.
 const MARKERS = new Set(["que", "como", "cuando", "donde", "porque", "quien", "cual", "el", "los", "las", "del", "una", "por", "para", "con", "puedo", "dice", "mi", "es", "esta", "sobre", "biblia", "dios", "senor", "y"]);
