@@ -122,9 +122,7 @@ export class PassageRanker {
     this.addTitles(score, chapters, input.titles, allowed, fusion);
 
     const max = 1 + fusion.second + fusion.title;
-    const order = chapters.filter((c) => score[c]! > 0);
-    order.sort((a, b) => score[b]! - score[a]! || a - b);
-    const ranked = order.slice(0, limit).map((c): RankedChapter => {
+    const ranked = topChapters(chapters, score, limit).map((c): RankedChapter => {
       const w = this.bestWindow[c]!;
       return { ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max), ...(w >= 0 ? { window: w } : {}) };
     });
@@ -192,6 +190,28 @@ export class PassageRanker {
       score[c]! += b;
     }
   }
+}
+
+/**
+ * The `limit` best chapters with a positive score, best first (ties by chapter id): the same order as
+ * sorting them all, but one pass with a small sorted buffer, since a broad query touches ~1,000 chapters
+ * and only a handful are returned.
+ */
+function topChapters(chapters: readonly number[], score: Float32Array, limit: number): number[] {
+  const top: number[] = [];
+  if (limit <= 0) return top;
+  const before = (a: number, b: number) => score[a]! > score[b]! || (score[a] === score[b] && a < b);
+  for (const c of chapters) {
+    if (!(score[c]! > 0)) continue;
+    if (top.length === limit && !before(c, top[limit - 1]!)) continue;
+    let k = top.length < limit ? top.length : limit - 1;
+    while (k > 0 && before(c, top[k - 1]!)) {
+      top[k] = top[k - 1]!;
+      k--;
+    }
+    top[k] = c;
+  }
+  return top;
 }
 
 /** A membership test for passage ranges; one range (the usual case) is two comparisons. */
