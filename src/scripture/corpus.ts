@@ -1,13 +1,13 @@
 /**
- * The shipped Bible texts (data/bibles/<id>.json, written by ingest/export-sword.ts), loaded once
- * at start-up and read synchronously afterwards.
+ * The shipped Bible texts (data/bibles/<id>.json, written by ingest/export-sword.ts), each loaded once
+ * (the default translation at start-up, the others on first use) and read synchronously afterwards.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { bookById, type Book } from "./books.js";
-import { TRANSLATIONS } from "./translations.js";
+import { DEFAULT_TRANSLATION_ID, TRANSLATIONS } from "./translations.js";
 
 export interface VerseText {
   verse: number;
@@ -235,15 +235,33 @@ export function loadBible(path: string): Bible {
   });
 }
 
-/** Loads the shipped translations (or the given ids) from dir; a missing file fails fast. */
+/**
+ * The shipped translations (or the given ids) from dir. The default translation is read now (search ranks
+ * on it and most requests ask for it); each other one on its first use (about 40-60 ms, once), so start-up
+ * and memory pay only for what is asked for. A missing file still fails here, at start-up.
+ */
 export function loadBibleLibrary(
   options: { dir?: string; ids?: readonly string[] } = {},
 ): BibleLibrary {
   const dir = options.dir ?? DEFAULT_BIBLES_DIR;
   const ids = options.ids ?? TRANSLATIONS.map((translation) => translation.id);
-  const bibles = new Map<string, Bible>(ids.map((id) => [id, loadBible(join(dir, `${id}.json`))]));
+  const paths = new Map(ids.map((id) => [id, join(dir, `${id}.json`)]));
+  for (const path of paths.values()) {
+    if (!existsSync(path)) throw new Error(`${path} is missing (the Bible data files ship in data/bibles)`);
+  }
+  const bibles = new Map<string, Bible>();
+  const get = (bibleId: string): Bible | undefined => {
+    const known = bibles.get(bibleId);
+    if (known !== undefined) return known;
+    const path = paths.get(bibleId);
+    if (path === undefined) return undefined;
+    const bible = loadBible(path);
+    bibles.set(bibleId, bible);
+    return bible;
+  };
+  if (paths.has(DEFAULT_TRANSLATION_ID)) get(DEFAULT_TRANSLATION_ID);
   return {
-    get: (bibleId) => bibles.get(bibleId),
-    ids: () => [...bibles.keys()],
+    get,
+    ids: () => [...paths.keys()],
   };
 }

@@ -1,7 +1,10 @@
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BOOKS, DEUTEROCANON } from "../../src/scripture/books.js";
-import { loadBibleLibrary, type Bible, type BibleLibrary } from "../../src/scripture/corpus.js";
+import { DEFAULT_BIBLES_DIR, loadBibleLibrary, type Bible, type BibleLibrary } from "../../src/scripture/corpus.js";
 import { TRANSLATIONS } from "../../src/scripture/translations.js";
 
 let library: BibleLibrary;
@@ -12,6 +15,8 @@ beforeAll(() => {
   const start = performance.now();
   const cpu = process.cpuUsage();
   library = loadBibleLibrary();
+  // Translations other than the default are read on first use: read them all inside the timing.
+  for (const translation of TRANSLATIONS) library.get(translation.id);
   const used = process.cpuUsage(cpu);
   loadMs = performance.now() - start;
   loadCpuMs = (used.user + used.system) / 1000;
@@ -49,7 +54,23 @@ describe("the Bible library", () => {
   });
 
   it("fails fast on a data directory without the files", () => {
-    expect(() => loadBibleLibrary({ dir: "/nonexistent" })).toThrow();
+    expect(() => loadBibleLibrary({ dir: "/nonexistent" })).toThrow(/missing/);
+  });
+
+  it("reads the default translation at once and another only when it is first asked for", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bc-bibles-"));
+    try {
+      copyFileSync(join(DEFAULT_BIBLES_DIR, "eng-web.json"), join(dir, "eng-web.json"));
+      writeFileSync(join(dir, "eng-kjv.json"), "{ not json");
+      const lazy = loadBibleLibrary({ dir, ids: ["eng-web", "eng-kjv"] });
+      expect(lazy.ids()).toEqual(["eng-web", "eng-kjv"]);
+      expect(lazy.get("eng-web")?.verses("JHN", 3, 16)[0]?.text).toContain("For God so loved the world");
+      expect(() => lazy.get("eng-kjv")).toThrow();
+      writeFileSync(join(dir, "eng-web.json"), "{ not json");
+      expect(() => loadBibleLibrary({ dir, ids: ["eng-web", "eng-kjv"] })).toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
