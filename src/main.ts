@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
-import { createApp } from "./app.js";
+import { embeddedChromaPath, startEmbeddedChroma } from "./chroma/embedded.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { watchParent } from "./lifecycle/parent-watch.js";
-import { buildServices, type Services } from "./services.js";
+import type { Services } from "./services.js";
 
 /**
  * Starts the service: configuration (fails fast), corpus, prompts, search (embedded Chroma by default),
@@ -21,10 +21,18 @@ async function main() {
   }
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const started = performance.now();
+  // The embedded Chroma boots in its own process for about a second: spawn it before loading the rest of
+  // the service (the app, the chat graph, the corpus), so its boot and our module loading overlap.
+  const embeddedChroma = config.chromaUrl
+    ? undefined
+    : startEmbeddedChroma({ path: embeddedChromaPath(config.dataDir), logger: logger.child({ component: "search" }) });
+  // Its failure is the search service's to report (search unavailable, chat keeps serving).
+  embeddedChroma?.catch(() => undefined);
+  const [{ createApp }, { buildServices }] = await Promise.all([import("./app.js"), import("./services.js")]);
   let draining = false;
   let services: Services;
   try {
-    services = buildServices(config, logger, { isDraining: () => draining });
+    services = buildServices(config, logger, { isDraining: () => draining, embeddedChroma });
   } catch (err) {
     logger.fatal({ err: err instanceof Error ? err.message : String(err) }, "start-up failed");
     process.exit(1);

@@ -1,6 +1,7 @@
 import type { Router } from "express";
 import { buildChatRuntime } from "../graphs/chat/runtime.js";
 import type { AppDeps } from "./app.js";
+import type { EmbeddedChroma } from "./chroma/embedded.js";
 import type { Config } from "./config.js";
 import { chatRouter } from "./http/chat/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
@@ -29,7 +30,11 @@ export interface Services {
  * scripture search (embedded Chroma unless CHROMA_URL is set; first run ingests in the background),
  * and compiles the chat graph. Shared by main.ts and the end-to-end tests.
  */
-export function buildServices(config: Config, logger: Logger, opts: { isDraining?: () => boolean } = {}): Services {
+export function buildServices(
+  config: Config,
+  logger: Logger,
+  opts: { isDraining?: () => boolean; embeddedChroma?: Promise<EmbeddedChroma> | undefined } = {},
+): Services {
   const prompts = loadPrompts(config.promptsDir);
   const bibles = loadBibleLibrary();
   // Study data (lexicon, tags, commentaries, topics) is read on first use: start-up pays nothing for it.
@@ -41,6 +46,7 @@ export function buildServices(config: Config, logger: Logger, opts: { isDraining
   const search = startSearchService({
     dataDir: config.dataDir,
     chromaUrl: config.chromaUrl,
+    embeddedChroma: opts.embeddedChroma,
     embeddings: config.embeddings,
     baseUrl: config.publicBaseUrl,
     library: bibles,

@@ -30,6 +30,11 @@ export interface EmbeddedOptions {
   readyTimeoutMs?: number;
 }
 
+/** Where the embedded Chroma keeps its data under DATA_DIR (one owner: main.ts and the search service). */
+export function embeddedChromaPath(dataDir: string): string {
+  return join(dataDir, "chroma");
+}
+
 export function chromaCliPath(): string {
   return join(dirname(fileURLToPath(import.meta.resolve("chromadb"))), "cli.mjs");
 }

@@ -1,6 +1,5 @@
-import { join } from "node:path";
 import { connectChroma, type ChromaConnection } from "../../chroma/connection.js";
-import { freePort, startEmbeddedChroma, type EmbeddedChroma } from "../../chroma/embedded.js";
+import { embeddedChromaPath, freePort, startEmbeddedChroma, type EmbeddedChroma } from "../../chroma/embedded.js";
 import type { BibleLibrary } from "../corpus.js";
 import { prepareReferences } from "../references.js";
 import { DEFAULT_TRANSLATION_ID } from "../translations.js";
@@ -18,6 +17,8 @@ export interface SearchServiceOptions {
   dataDir: string;
   /** An external Chroma; unset starts an embedded one under dataDir/chroma. */
   chromaUrl?: string | undefined;
+  /** An embedded Chroma the caller already started (main.ts spawns it first, so it boots while the rest loads). */
+  embeddedChroma?: Promise<EmbeddedChroma> | undefined;
   embeddings?: { baseURL: string; apiKey?: string | undefined; model: string } | undefined;
   library: BibleLibrary;
   /** What is indexed; eng-web from the library by default (tests index a few books to stay quick). */
@@ -63,7 +64,9 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     // Spawn Chroma first: it boots in its own process while this one cuts and tokenizes the corpus.
     const booting = options.chromaUrl
       ? undefined
-      : startEmbeddedChroma({ path: join(options.dataDir, "chroma"), logger: log, port: await freePort() });
+      : (options.embeddedChroma ?? startEmbeddedChroma({ path: embeddedChromaPath(options.dataDir), logger: log, port: await freePort() }));
+    // Let the caller finish starting (the HTTP server listens) before a second of corpus work.
+    await new Promise((resolve) => setImmediate(resolve));
     const prepared = prepareCorpus(bible);
     // Direct-passage detection parses every query; build its parsers now, not on the first request.
     prepareReferences();
