@@ -10,6 +10,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Client as LangSmithClient } from "langsmith";
 import type { ChatRequestContext } from "./contract.js";
+import { createProviderFetch } from "./provider-fetch.js";
 import { DEFAULT_PROVIDER } from "./providers.js";
 
 export type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool };
@@ -65,6 +66,8 @@ function onlyBody(inputs: Record<string, unknown>): Record<string, unknown> {
  */
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const clients = new Map<string, Promise<OpenAI>>();
+  // One keep-alive transport for every provider client (provider-fetch.ts: leaner than the global fetch).
+  const transport = createProviderFetch();
   // One client per configured provider, holding no key: the caller's key rides on each request as its
   // Authorization header (request headers win over the client's) and is dropped with the request.
   const clientFor = (ctx: ChatRequestContext): Promise<OpenAI> => {
@@ -74,7 +77,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     const baseURL = name === DEFAULT_PROVIDER ? options.baseURL : options.providers?.get(name);
     // The route comes from configuration (contract.modelFields); a name it does not hold is a bug, never a URL.
     if (baseURL === undefined) return Promise.reject(new Error(`no provider named '${name}' is configured`));
-    const plain = new OpenAI({ apiKey: "key-sent-per-request", baseURL, timeout: options.timeoutMs, maxRetries: 0 });
+    const plain = new OpenAI({ apiKey: "key-sent-per-request", baseURL, timeout: options.timeoutMs, maxRetries: 0, fetch: transport });
     const client = traced(plain, options.tracing);
     clients.set(name, client);
     return client;
