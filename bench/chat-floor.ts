@@ -1,8 +1,9 @@
-import { type AIMessageChunk, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type AIMessageChunk, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { concat } from "@langchain/core/utils/stream";
 import { END, MessagesValue, START, StateGraph, StateSchema } from "@langchain/langgraph";
 import { ChatOpenAICompletions, OpenAIClient } from "@langchain/openai";
 import { z } from "zod";
+import { ChatState } from "../graphs/chat/state.js";
 import type { RunChat } from "../src/http/chat/route.js";
 import type { FakeProvider } from "../test/fakes/index.js";
 
@@ -68,5 +69,56 @@ export function bareGraph(provider: FakeProvider): RunChat {
       }
     }
     return { kind: "answer", content, finishReason: "stop", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, promptVersions: "" };
+  };
+}
+
+/**
+ * LangGraph's own loop on the chat graph's path, with nothing else: the chat state (graphs/chat/state.ts)
+ * and the same supersteps (validate, preflight, agent, tools, agent, links) and conditional edges, each
+ * node returning a fixed update at once. No provider call, no prompt, no tool: what the orchestrator
+ * costs per request before any of the graph's own work.
+ */
+export function langGraphLoop(): RunChat {
+  const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+  const answer = "For God so loved the world (John 3:16).";
+  const graph = new StateGraph(ChatState)
+    .addNode("validateInput", async () => ({ promptVersions: "guardrails@0" }))
+    .addNode("classifyPreflight", async () => ({ category: "biblical_question" as const, classifiedBy: "model" as const, usage }))
+    .addNode("respondCanned", async () => ({}))
+    .addNode("rejectInput", async () => ({}))
+    .addNode("callAgent", async (s, config) => {
+      if (s.steps === 0) {
+        return { messages: [new AIMessage({ content: "", tool_calls: [{ id: "call_1", name: "lookup_passage", args: { reference: "John 3:16" }, type: "tool_call" }] })], steps: 1, usage };
+      }
+      (config.configurable as { sink?: (t: string) => void } | undefined)?.sink?.(answer);
+      return { messages: [new AIMessage(answer)], answer, content: answer, finishReason: "stop" as const, steps: 2, usage };
+    })
+    .addNode("callTools", async () => ({ messages: [new ToolMessage({ content: "John 3:16 For God so loved the world...", tool_call_id: "call_1", name: "lookup_passage" })] }))
+    .addNode("convertLinks", async (s) => ({ content: s.content }))
+    .addEdge(START, "validateInput")
+    .addConditionalEdges("validateInput", () => "classifyPreflight" as const, ["classifyPreflight", "callAgent"])
+    .addConditionalEdges("classifyPreflight", () => "callAgent" as const, ["callAgent", "respondCanned", "rejectInput"])
+    .addConditionalEdges("callAgent", (s) => (s.answer ? "convertLinks" : "callTools"), ["callTools", "convertLinks"])
+    .addEdge("callTools", "callAgent")
+    .addEdge("respondCanned", END)
+    .addEdge("rejectInput", END)
+    .addEdge("convertLinks", END)
+    .compile();
+  return async (turns, ctx, opts) => {
+    const question = turns.at(-1)?.content;
+    const stream = await graph.stream(
+      { messages: [new HumanMessage(typeof question === "string" ? question : "")] },
+      {
+        context: ctx as unknown as Record<string, unknown>,
+        streamMode: ["custom", "updates"],
+        configurable: { sink: (t: string) => opts.onDelta?.(t) },
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      },
+    );
+    let content = "";
+    for await (const [mode, data] of stream as AsyncIterable<[string, Record<string, { content?: string } | null>]>) {
+      if (mode === "updates") for (const u of Object.values(data)) if (u?.content) content = u.content;
+    }
+    return { kind: "answer", content, finishReason: "stop", usage, promptVersions: "guardrails@0" };
   };
 }

@@ -11,7 +11,11 @@
  *   CPU per request when the answer streams in 62, 300 and 1,000 chunks, and CPU per streamed chunk
  *   (the slope between 62 and 1,000 chunks), with the graph's slope as a ratio of the SDK's;
  *   first-token delay on a real-looking answer paced like a provider (BENCH_PACE_MS between chunks).
- * BENCH_N, BENCH_SECONDS, BENCH_CHUNK_N, BENCH_PACE_MS and BENCH_ONLY=chunks|paths tune the run.
+ * Last, service-only CPU per request: the service (bench/lib/chat-service-child.ts) and the fake provider
+ * each in a process of their own, so the figure holds neither the client nor the fake (bench/lib/service-cpu.ts),
+ * for the adapter alone, one plain provider call, LangGraph's loop on the chat path, and the chat graph.
+ * BENCH_N, BENCH_SECONDS, BENCH_CHUNK_N, BENCH_PACE_MS, BENCH_SERVICE_N, BENCH_WARM and
+ * BENCH_ONLY=chunks|paths|service-cpu tune the run.
  * BENCH_ONLY=service measures the service in its own process instead, as `npm start` runs it (bench/chat-service.ts).
  */
 import { spawn } from "node:child_process";
@@ -21,6 +25,7 @@ import { match, reply } from "../test/fakes/index.js";
 import { startChatStack, type ChatStack } from "../test/http/chat-stack.js";
 import { bareGraph } from "./chat-floor.js";
 import { plainProxy, scriptedAnswer } from "./chat-proxy.js";
+import { serviceCpuRows } from "./lib/service-cpu.js";
 import { measureQuoteCost, quoteCostTable } from "./quote-cost.js";
 
 const now = () => performance.timeOrigin + performance.now();
@@ -220,7 +225,7 @@ if (ONLY === "service") {
 const loadAtStart = loadavg().map((l) => l.toFixed(1)).join(" ");
 try {
   const rows = [
-    ...(ONLY === "chunks"
+    ...(ONLY === "chunks" || ONLY === "service-cpu"
       ? []
       : [
           ...(await measure("adapter alone (scripted runner)", await startChatStack({ logLevel: "info", keepLogs: false, maxRecorded: 100, runner: () => scriptedAnswer(ANSWER.split(/(?<=\. )/)) }))),
@@ -228,7 +233,10 @@ try {
           ...(await measure("adapter + bare LangGraph (libraries' floor)", await graphStack(bareGraph))),
           ...(await measure("adapter + chat graph", await graphStack())),
         ]),
-    ...(ONLY === "paths" ? [] : await chunkRows()),
+    ...(ONLY === "paths" || ONLY === "service-cpu" ? [] : await chunkRows()),
+    ...(ONLY === "paths" || ONLY === "chunks"
+      ? []
+      : await serviceCpuRows({ n: Number(process.env.BENCH_SERVICE_N ?? 300), warm: Number(process.env.BENCH_WARM ?? 300), key: KEY, body })),
   ];
   const flags = process.execArgv.filter((a) => a.startsWith("--max") || a.startsWith("--expose")).join(" ") || "none";
   console.log(
