@@ -1,5 +1,5 @@
 import { bookById, type Testament } from "../books.js";
-import type { Bible, BibleLibrary } from "../corpus.js";
+import type { Bible, BibleLibrary, ChapterText } from "../corpus.js";
 import { readerUrl } from "../links.js";
 import { DEFAULT_TRANSLATION_ID } from "../translations.js";
 import { formatReference, parsePassageQuery } from "../references.js";
@@ -61,7 +61,7 @@ const DENSE_CANDIDATES = 64;
  */
 export class ScriptureSearch {
   private index: SearchIndex | undefined;
-  private readonly verseTokenCache = new Map<string, [number, Set<string>][]>();
+  private readonly chapterTermCache = new Map<string, ChapterTerms>();
   private readonly rangeCache = new Map<string, { ranges?: (readonly [number, number])[]; filtered: boolean }>();
   private common: number | undefined;
   private commonFor: SearchIndex | undefined;
@@ -104,7 +104,9 @@ export class ScriptureSearch {
     // Spanish cognates are), and as a last resort the most asked-for chapters stand in, marked by a low
     // similarity.
     if (ranked.length === 0 && /\p{L}/u.test(req.query)) ({ ranked, tokens } = this.fallback(index, req));
-    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (bible) => this.highlights(index, bible, r, tokens)) ?? []);
+    const idf = new Map<string, number>();
+    for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
+    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => this.highlights(index, ch, r, idf)) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
     return { results, type: "semantic_hybrid" };
   }
@@ -245,46 +247,58 @@ export class ScriptureSearch {
   /**
    * The verses of a ranked chapter that hold the most (idf-weighted) query terms, looked for in its best
    * window first, then in the whole chapter; a window matched only by meaning gives its opening verse.
+   * `idf` is the query's distinct terms with their idf, in query order (one map per search).
    */
-  private highlights(index: SearchIndex, bible: Bible, r: RankedChapter, tokens: readonly string[]): Highlight[] {
-    const verseTokens = this.verseTokens(r.book, r.chapter);
-    if (!verseTokens) return [];
-    const idf = new Map<string, number>();
-    for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
+  private highlights(index: SearchIndex, ch: ChapterText, r: RankedChapter, idf: ReadonlyMap<string, number>): Highlight[] {
+    const terms = this.chapterTerms(r.book, r.chapter);
+    if (!terms) return [];
+    // A verse's score is the sum of the idf of the query terms it holds, added in query-term order.
+    const score = new Float64Array(terms.lastVerse + 1);
+    for (const [t, w] of idf) {
+      if (!(w > 0)) continue;
+      const verses = terms.verses.get(t);
+      if (verses) for (const v of verses) score[v]! += w;
+    }
     const window = r.window !== undefined ? index.passages[r.window] : undefined;
     const pick = (from: number, to: number) => {
-      const scored: { verse: number; score: number }[] = [];
-      for (const [verse, terms] of verseTokens) {
-        if (verse < from || verse > to) continue;
-        let score = 0;
-        for (const [t, w] of idf) if (w > 0 && terms.has(t)) score += w;
-        if (score > 0) scored.push({ verse, score });
-      }
-      return scored.sort((a, b) => b.score - a.score || a.verse - b.verse).slice(0, 3).map((x) => x.verse);
+      const scored: number[] = [];
+      for (let v = Math.max(1, from); v <= Math.min(to, terms.lastVerse); v++) if (score[v]! > 0) scored.push(v);
+      return scored.sort((a, b) => score[b]! - score[a]! || a - b).slice(0, 3);
     };
     let verses = window ? pick(window.verseStart, window.verseEnd) : [];
     if (verses.length === 0) verses = pick(1, Number.MAX_SAFE_INTEGER);
     if (verses.length === 0 && window) verses = [window.verseStart];
     return verses.flatMap((v) => {
-      const text = bible.verses(r.book, r.chapter, v, v)[0]?.text;
+      const text = ch.verses.find((x) => x.verse === v)?.text;
       return text === undefined ? [] : [{ verse: v, text }];
     });
   }
 
-  /** Index terms of each verse of a ranking-Bible chapter, computed on first use and kept (a few MB for the whole Bible). */
-  private verseTokens(book: string, chapter: number): [number, Set<string>][] | undefined {
+  /**
+   * Which verses of a ranking-Bible chapter hold each index term, computed on first use and kept (a few
+   * MB for the whole Bible): a highlight then costs a lookup per query term, not a test per verse and term.
+   */
+  private chapterTerms(book: string, chapter: number): ChapterTerms | undefined {
     const key = `${book}.${chapter}`;
-    let cached = this.verseTokenCache.get(key);
+    let cached = this.chapterTermCache.get(key);
     if (!cached) {
       const ch = this.library.get(DEFAULT_TRANSLATION_ID)?.chapter(book, chapter);
       if (!ch) return undefined;
-      cached = ch.verses.map((v) => [v.verse, new Set(tokenize(v.text))] as [number, Set<string>]);
-      this.verseTokenCache.set(key, cached);
+      const verses = new Map<string, number[]>();
+      for (const v of ch.verses) {
+        for (const t of new Set(tokenize(v.text))) {
+          const list = verses.get(t);
+          if (list) list.push(v.verse);
+          else verses.set(t, [v.verse]);
+        }
+      }
+      cached = { verses, lastVerse: ch.verses.reduce((m, v) => Math.max(m, v.verse), 0) };
+      this.chapterTermCache.set(key, cached);
     }
     return cached;
   }
 
-  private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number, highlights: (bible: Bible) => Highlight[]): SearchResult | undefined {
+  private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number, highlights: (bible: Bible, ch: ChapterText) => Highlight[]): SearchResult | undefined {
     const requested = this.library.get(bibleId);
     // A deuterocanonical chapter asked for in a translation without it is read from eng-web (its url says so).
     const bible = this.textBible(bibleId, bookId);
@@ -300,13 +314,19 @@ export class ScriptureSearch {
       chapter,
       text: parts.join(" "),
       similarity: Math.round(similarity * 10_000) / 10_000,
-      highlights: highlights(bible),
+      highlights: highlights(bible, ch),
       url: readerUrl({ book: bookId, chapter }, { bibleId: bible === requested ? bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl }),
     };
   }
 }
 
 type Highlight = SearchResult["highlights"][number];
+
+/** A chapter's index terms and the verses (ascending) that hold each. */
+interface ChapterTerms {
+  verses: Map<string, number[]>;
+  lastVerse: number;
+}
 
 /** A direct passage's named verses ("John 3:16-18"), at most ten; none when it names the whole chapter. */
 function namedVerses(bible: Bible, book: string, chapter: number, named: number[] | undefined): Highlight[] {
