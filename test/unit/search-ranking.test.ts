@@ -56,6 +56,21 @@ describe("fusion and chapter aggregation", () => {
     expect(prodigal.map(key)[0]).toBe("LUK 15");
   });
 
+  it("when two matched topics both teach a chapter, then it outranks a chapter only the first topic lists first; two titles on one chapter count once", () => {
+    const topic = (line: string) => ({ ...parseTitleLine(line, "topic") });
+    const shepherd = topic("shepherd: PSA 23, JHN 10");
+    const sacrifice = topic("sacrifice: JHN 10, LUK 15");
+    const m = (entry: ReturnType<typeof topic>) => ({ entry, length: 1, coverage: 0.5 });
+    const both = ranker.rank({ tokens: [], dense: null, titles: [m(shepherd), m(sacrifice)] }, 5);
+    expect(both.map(key).slice(0, 2)).toEqual(["JHN 10", "PSA 23"]);
+    const alone = ranker.rank({ tokens: [], dense: null, titles: [m(shepherd)] }, 5);
+    expect(alone.map(key)[0]).toBe("PSA 23");
+    const title = parseTitleLine("The good shepherd|I am the good shepherd: JHN 10");
+    const twice = ranker.rank({ tokens: [], dense: null, titles: [m(title), m(title)] }, 5);
+    const once = ranker.rank({ tokens: [], dense: null, titles: [m(title)] }, 5);
+    expect(twice[0]!.similarity).toBe(once[0]!.similarity);
+  });
+
   it("when a range filter is given, then nothing outside it ranks, titles included", () => {
     const ranked = ranker.rank({ tokens: tokenize("shepherd"), dense: [{ index: 5, score: 0.9 }], titles: matchTitles("good shepherd"), range: [0, 2] }, 5);
     expect(ranked.map(key)).toEqual(["PSA 23"]);

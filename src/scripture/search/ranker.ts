@@ -13,10 +13,12 @@ export interface FusionOptions {
   title: number;
   /** A topic match's boost relative to a title's. */
   topic: number;
+  /** Share of a chapter's boosts from further matched topics added to its best one (their overlap is what the question is about). */
+  overlap: number;
   rrfK: number;
 }
 
-export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.5, second: 0, title: 1, topic: 0.6, rrfK: 60 };
+export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.5, second: 0, title: 1, topic: 0.6, overlap: 0.5, rrfK: 60 };
 
 export interface DenseHit {
   index: number;
@@ -173,21 +175,34 @@ export class PassageRanker {
     if (titles.length === 0) return;
     const weight = fusion.title;
     const boost = new Map<number, number>();
+    // Per chapter, the sum and the best of the matched topics' boosts: a chapter that teaches two of the
+    // question's topics ("worry about money": MAT 6) gets a share of the second.
+    const topicSum = new Map<number, number>();
+    const topicBest = new Map<number, number>();
+    const own = new Map<number, number>();
     for (const m of titles) {
       const base = weight * Math.min(1, 0.5 + m.coverage) * (m.weight ?? 1);
+      own.clear();
       for (const [k, r] of m.entry.ranges.entries()) {
         // A topic's passages are listed most useful first; a title's ranges are all the passage itself.
         const b = m.entry.kind === "topic" ? base * fusion.topic * (1 - 0.1 * k) : base;
         for (let ch = r.chapter; ch <= r.chapterEnd; ch++) {
           const c = this.chapterId(r.book, ch);
-          if (c !== undefined && allowed(this.firstWindow[c]!)) boost.set(c, Math.max(boost.get(c) ?? 0, b));
+          if (c !== undefined && allowed(this.firstWindow[c]!)) own.set(c, Math.max(own.get(c) ?? 0, b));
         }
+      }
+      for (const [c, b] of own) {
+        boost.set(c, Math.max(boost.get(c) ?? 0, b));
+        if (m.entry.kind !== "topic") continue;
+        topicSum.set(c, (topicSum.get(c) ?? 0) + b);
+        topicBest.set(c, Math.max(topicBest.get(c) ?? 0, b));
       }
     }
     // One boost per chapter: a chapter named by several matched titles is not counted twice.
     for (const [c, b] of boost) {
       if (!this.chapterMark[c]) (this.chapterMark[c] = 1), chapters.push(c);
-      score[c]! += b;
+      const more = (topicSum.get(c) ?? 0) - (topicBest.get(c) ?? 0);
+      score[c]! += b + fusion.overlap * more;
     }
   }
 }
