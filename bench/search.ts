@@ -1,12 +1,20 @@
 /**
  * Search speed beside its two floors, measured in one run over the eval queries (varied, so no cache
  * can stand in for the search): GET /healthz (HTTP floor) and a raw Chroma query on the same
- * collection from the same client (vector-store floor). Also first ingest (fresh temp DATA_DIR) and
- * warm start-to-ready (DATA_DIR's index).
+ * collection from the same client (vector-store floor: the same vectors, nResults and include as the
+ * service's query, through the chromadb client the service uses). Also first ingest (fresh temp
+ * DATA_DIR) and warm start-to-ready (DATA_DIR's index).
+ *
+ * Beside latency it prints what load on a shared machine does not distort: CPU per request of this
+ * process (client and service together: they share it) and of the embedded Chroma process, and the
+ * service's own Chroma call measured inside the search. At concurrency 1 the floor is also measured
+ * interleaved with the search (floor query, search, floor query, ... in one loop), so both see the same
+ * machine and the same Chroma at the same moments.
  *
  * Run: npm run bench:search [-- --skip-ingest] [-- --requests N]
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -17,7 +25,7 @@ import { createLogger } from "../src/logger.js";
 import { loadBibleLibrary } from "../src/scripture/corpus.js";
 import { startSearchService } from "../src/scripture/search/service.js";
 import { listen } from "../test/helpers/listen.js";
-import { runLoad, type LoadResult } from "./lib/load-loop.js";
+import { percentile, runLoad, type LoadResult } from "./lib/load-loop.js";
 
 const arg = (name: string) => process.argv.indexOf(name);
 const REQUESTS = arg("--requests") > 0 ? Number(process.argv[arg("--requests") + 1]) : 1000;
@@ -41,13 +49,72 @@ async function firstIngest(): Promise<number> {
   return ms;
 }
 
-function row(name: string, r: LoadResult, floor?: LoadResult) {
+/** A load result with the CPU it cost: this process (client + service) and the Chroma process, ms per request. */
+type Measured = LoadResult & { cpu: number; chromaCpu?: number };
+
+/** CPU seconds of a process so far (utime + stime from /proc), or undefined off Linux. */
+function processCpu(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
+async function measured(chromaPid: number | undefined, run: () => Promise<LoadResult>): Promise<Measured> {
+  const cpu0 = process.cpuUsage();
+  const chroma0 = processCpu(chromaPid);
+  const r = await run();
+  const cpu = process.cpuUsage(cpu0);
+  const chroma1 = processCpu(chromaPid);
+  const n = r.n + Math.min(50, r.n); // runLoad's warm-up requests ran inside the window too
+  return {
+    ...r,
+    cpu: (cpu.user + cpu.system) / 1000 / n,
+    ...(chroma0 !== undefined && chroma1 !== undefined ? { chromaCpu: ((chroma1 - chroma0) * 1000) / n } : {}),
+  };
+}
+
+function row(name: string, r: LoadResult & { cpu?: number; chromaCpu?: number }, floor?: LoadResult) {
   const ratio = floor ? `  p50 x${(r.p50 / floor.p50).toFixed(2)}  p99 x${(r.p99 / floor.p99).toFixed(2)}` : "";
-  return `| ${name.padEnd(40)} | ${r.p50.toFixed(2).padStart(6)} | ${r.p99.toFixed(2).padStart(6)} | ${r.rps.toFixed(0).padStart(5)} | ${r.errors} |${ratio}`;
+  const cpu = r.cpu === undefined ? "      " : r.cpu.toFixed(2).padStart(6);
+  const chroma = r.chromaCpu === undefined ? "      " : r.chromaCpu.toFixed(2).padStart(6);
+  return `| ${name.padEnd(40)} | ${r.p50.toFixed(2).padStart(6)} | ${r.p99.toFixed(2).padStart(6)} | ${r.rps.toFixed(0).padStart(5)} | ${cpu} | ${chroma} | ${r.errors} |${ratio}`;
+}
+
+/**
+ * Concurrency 1, floor and search alternating in one loop (a raw query, then a search, ...), each with
+ * its own latencies: drift of the machine or of Chroma between two blocks minutes apart cannot favour
+ * either. Only at concurrency 1: at 16 the two would queue behind each other's work in this process.
+ */
+async function interleaved(requests: number, floorCall: (i: number) => Promise<boolean>, searchCall: (i: number) => Promise<boolean>) {
+  for (let i = 0; i < 50; i++) await floorCall(i + 1_000_000), await searchCall(i + 1_000_000);
+  const floor: number[] = [];
+  const search: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  for (let i = 0; i < requests; i++) {
+    let t = performance.now();
+    if (!(await floorCall(i).catch(() => false))) errors++;
+    floor.push(performance.now() - t);
+    t = performance.now();
+    if (!(await searchCall(i).catch(() => false))) errors++;
+    search.push(performance.now() - t);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const result = (lat: number[]): LoadResult => {
+    lat.sort((a, b) => a - b);
+    return { n: lat.length, p50: percentile(lat, 50), p99: percentile(lat, 99), mean: lat.reduce((a, b) => a + b, 0) / lat.length, errors, rps: lat.length / seconds };
+  };
+  return { floor: result(floor), search: result(search) };
 }
 
 async function main() {
   const config = loadConfig();
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(" ");
+  console.log(`load average at start: ${load()}`);
   let ingestMs: number | undefined;
   if (arg("--skip-ingest") < 0) {
     console.log("first ingest into a fresh DATA_DIR:");
@@ -87,41 +154,82 @@ async function main() {
     await collection.query({ queryEmbeddings: [Array.from(vectors[i % vectors.length]!)], nResults: 64, include: ["distances"], ...(where ? { where } : {}) });
     return true;
   };
+  // The service's own Chroma call, timed inside the search (same wrapper for every phase; read per phase).
+  let inSearch: number[] = [];
+  const storeQuery = index.store.query.bind(index.store);
+  index.store.query = async (vector, n) => {
+    const t = performance.now();
+    try {
+      return await storeQuery(vector, n);
+    } finally {
+      inSearch.push(performance.now() - t);
+    }
+  };
+  const chromaPid = svc.embedded()?.pid();
+  const search = (i: number) => http(`/v1/scripture/search?q=${q(i)}`);
 
   const lines: string[] = [];
+  const header = [
+    `| ${"measurement".padEnd(40)} |    p50 |    p99 |   rps | cpu/req | chroma cpu/req | errors |`,
+    `|${"-".repeat(42)}|--------|--------|-------|--------|--------|--------|`,
+  ];
+  const inSearchRow = (name: string, lat: number[]) => {
+    const sorted = [...lat].sort((a, b) => a - b);
+    return `| ${name.padEnd(40)} | ${percentile(sorted, 50).toFixed(2).padStart(6)} | ${percentile(sorted, 99).toFixed(2).padStart(6)} |       |        |        |   |`;
+  };
   for (const concurrency of [1, 16]) {
     const n = concurrency === 1 ? REQUESTS : REQUESTS * 2;
     const opts = { requests: n, concurrency };
-    const healthz = await runLoad(() => http("/healthz"), opts);
+    const healthz = await measured(chromaPid, () => runLoad(() => http("/healthz"), opts));
     // The vector floor drifts by a third between minutes on this shared machine, so it is measured just
     // before and just after the unfiltered search and ratios use the mean of the two; the costly `where`
     // reference runs last so its load does not precede the searches.
-    const chromaBefore = await runLoad(raw(), opts);
-    const unfiltered = await runLoad((i) => http(`/v1/scripture/search?q=${q(i)}`), opts);
-    const chromaAfter = await runLoad(raw(), opts);
-    const testament = await runLoad((i) => http(`/v1/scripture/search?q=${q(i)}&testament=${i % 2 ? "Old" : "New"}%20Testament`), opts);
-    const book = await runLoad((i) => http(`/v1/scripture/search?q=${q(i)}&book=${BOOKS[i % BOOKS.length]}`), opts);
-    const chromaWhere = await runLoad(raw({ testament: "OT" }), { ...opts, requests: Math.min(n, 300) });
+    const chromaBefore = await measured(chromaPid, () => runLoad(raw(), opts));
+    inSearch = [];
+    const unfiltered = await measured(chromaPid, () => runLoad(search, opts));
+    const unfilteredChroma = inSearch;
+    const chromaAfter = await measured(chromaPid, () => runLoad(raw(), opts));
+    const testament = await measured(chromaPid, () => runLoad((i) => http(`/v1/scripture/search?q=${q(i)}&testament=${i % 2 ? "Old" : "New"}%20Testament`), opts));
+    const book = await measured(chromaPid, () => runLoad((i) => http(`/v1/scripture/search?q=${q(i)}&book=${BOOKS[i % BOOKS.length]}`), opts));
+    const chromaWhere = await measured(chromaPid, () => runLoad(raw({ testament: "OT" }), { ...opts, requests: Math.min(n, 300) }));
     const mean = (a: number, b: number) => (a + b) / 2;
-    const chroma: LoadResult = { ...chromaBefore, p50: mean(chromaBefore.p50, chromaAfter.p50), p99: mean(chromaBefore.p99, chromaAfter.p99) };
+    const chroma: Measured = {
+      ...chromaBefore,
+      p50: mean(chromaBefore.p50, chromaAfter.p50),
+      p99: mean(chromaBefore.p99, chromaAfter.p99),
+      cpu: mean(chromaBefore.cpu, chromaAfter.cpu),
+      ...(chromaBefore.chromaCpu !== undefined && chromaAfter.chromaCpu !== undefined ? { chromaCpu: mean(chromaBefore.chromaCpu, chromaAfter.chromaCpu) } : {}),
+    };
     lines.push(
-      `\nconcurrency ${concurrency} (${n} requests each; ms)`,
-      `| ${"measurement".padEnd(40)} |    p50 |    p99 |   rps | errors |`,
-      `|${"-".repeat(42)}|--------|--------|-------|--------|`,
+      `\nconcurrency ${concurrency} (${n} requests each; ms; cpu/req = this process, client and service together)`,
+      ...header,
       row("GET /healthz (HTTP floor)", healthz),
       row("raw Chroma query, 64 nn, before search", chromaBefore),
       row("raw Chroma query, 64 nn, after search", chromaAfter),
       row("vector floor (mean of the two)", chroma),
       row("raw Chroma query + where testament", chromaWhere, chroma),
       row("search unfiltered", unfiltered, chroma),
+      inSearchRow("  its own Chroma query, inside the search", unfilteredChroma),
       row("search testament filter", testament, chroma),
       row("search book filter", book, chroma),
     );
+    if (concurrency === 1) {
+      inSearch = [];
+      const pair = await interleaved(n, raw(), search);
+      lines.push(
+        `\nconcurrency 1, floor and search interleaved (${n} of each in one loop; ms)`,
+        ...header,
+        row("vector floor, interleaved", pair.floor),
+        row("search unfiltered, interleaved", pair.search, pair.floor),
+        inSearchRow("  its own Chroma query, inside the search", inSearch),
+      );
+    }
   }
   console.log(lines.join("\n"));
   if (ingestMs !== undefined) console.log(`\nfirst ingest (fresh DATA_DIR, LSA train + embed + Chroma add): ${(ingestMs / 1000).toFixed(1)} s`);
   console.log(`warm start-to-ready (load 3 Bibles, start embedded Chroma, validate index, load vectors): ${(warmMs / 1000).toFixed(2)} s`);
   console.log(`passages ${index.passages.length}, embedder ${index.embedder.id}`);
+  console.log(`load average at end: ${load()}`);
   await srv.close();
   await svc.stop();
 }
