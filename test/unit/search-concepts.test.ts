@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CONCEPTS, conceptVocabulary, matchConcepts, parseConceptLine } from "../../src/scripture/search/concepts.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
+import { glossSpanish } from "../../src/scripture/search/spanish.js";
 import { tokenize } from "../../src/scripture/search/tokenizer.js";
 import { buildPassages } from "../../src/scripture/search/windows.js";
 import { DEFAULT_WINDOWS } from "../../src/scripture/search/windows.js";
@@ -62,6 +63,16 @@ describe("matching concepts in questions", () => {
     expect(ids("es pecado hacerse un tatuaje")).toEqual(["tattoos"]);
     expect(ids("what is sin")).toContain("sin");
     expect(ids("qué es el pecado")).toContain("sin");
+  });
+
+  it("when a Spanish question is matched, then its words meet only Spanish terms and its gloss only English ones ('sin esperanza' is not sin)", () => {
+    const es = (q: string) => matchConcepts(q, undefined, "es").map((m) => m.concept.id);
+    const en = (q: string) => matchConcepts(q, undefined, "en").map((m) => m.concept.id);
+    expect(es("estoy deprimido y sin esperanza")).not.toContain("sin");
+    expect(es("estoy deprimido y sin esperanza")).toContain("depression");
+    expect(en(glossSpanish("estoy deprimido y sin esperanza"))).not.toContain("sin");
+    expect(en("is sin do a tattoo")).toEqual(["tattoos"]);
+    expect(ids("what is sin")).toContain("sin");
   });
 
   it("when grief is named as a death in the family, then it is grief, not the doctrine of death", () => {

@@ -19,6 +19,8 @@ export interface Concept {
   id: string;
   /** Modern words and phrases, English then Spanish, accent-folded; a trailing `*` on a word is a prefix. */
   terms: string[];
+  /** How many of `terms` are English (the rest are Spanish). */
+  english: number;
   /** The Bible's own words for it, added to a query that names the concept. */
   bible: string[];
   /** The passages that teach it, most central first. */
@@ -49,8 +51,8 @@ export function parseConceptLine(line: string): Concept {
   const ranges = list(at).map(parseTitleRange);
   if (ranges.length === 0) throw new Error(`concept ${id} has no passages`);
   const names = list(en).filter((t) => !t.includes("*")).slice(0, 6);
-    const entry: TitleEntry = { kind: "topic", names: [...new Set([id, ...names])], ranges, phrases: [] };
-  return { id, terms, bible: bible.split(/[\s,]+/).filter(Boolean), ranges, names, entry };
+  const entry: TitleEntry = { kind: "topic", names: [...new Set([id, ...names])], ranges, phrases: [] };
+  return { id, terms, english: list(en).length, bible: bible.split(/[\s,]+/).filter(Boolean), ranges, names, entry };
 }
 
 export const CONCEPTS: readonly Concept[] = CONCEPT_LINES.map(parseConceptLine);
@@ -71,8 +73,13 @@ function fold(w: string): string {
   return w.endsWith("s") ? w.slice(0, -1) : w;
 }
 
+/** Which of a concept's terms a match may use: a Spanish question's own words meet only Spanish terms
+ * ("sin esperanza" is "without hope"), its English gloss only English ones. */
+export type TermLanguage = "en" | "es" | "any";
+
 interface Pattern {
   concept: Concept;
+  lang: "en" | "es";
   words: { text: string; prefix: boolean }[];
 }
 
@@ -80,7 +87,7 @@ function compile(concepts: readonly Concept[]): Map<string, Pattern[]> {
   // Keyed by the first word's first three letters, so a query costs a few lookups, not a scan of every term.
   const index = new Map<string, Pattern[]>();
   for (const concept of concepts) {
-    for (const term of concept.terms) {
+    for (const [t, term] of concept.terms.entries()) {
       const ws = term.split(" ").filter(Boolean).map((w) => {
         const prefix = w.endsWith("*");
         return { text: prefix ? w.slice(0, -1) : fold(w), prefix };
@@ -89,7 +96,7 @@ function compile(concepts: readonly Concept[]): Map<string, Pattern[]> {
       const key = ws[0]!.text.slice(0, 3);
       let list = index.get(key);
       if (!list) index.set(key, (list = []));
-      list.push({ concept, words: ws });
+      list.push({ concept, lang: t < concept.english ? "en" : "es", words: ws });
     }
   }
   return index;
@@ -105,7 +112,7 @@ const wordMatches = (q: string, p: { text: string; prefix: boolean }) => (p.pref
  * about both), but a match that lies inside a longer match of another concept is dropped ("fear of
  * death" is not also "fear" and "death").
  */
-export function matchConcepts(query: string, concepts?: readonly Concept[]): ConceptMatch[] {
+export function matchConcepts(query: string, concepts?: readonly Concept[], lang: TermLanguage = "any"): ConceptMatch[] {
   let index = DEFAULT;
   if (concepts) {
     index = compiled.get(concepts) ?? compile(concepts);
@@ -115,14 +122,18 @@ export function matchConcepts(query: string, concepts?: readonly Concept[]): Con
   const best = new Map<Concept, ConceptMatch>();
   for (let i = 0; i < q.length; i++) {
     for (const p of index.get(q[i]!.slice(0, 3)) ?? []) {
-      if (i + p.words.length > q.length) continue;
+      if (i + p.words.length > q.length || (lang !== "any" && p.lang !== lang)) continue;
       let ok = true;
       for (let j = 0; j < p.words.length && ok; j++) ok = wordMatches(q[i + j]!, p.words[j]!);
       const prior = best.get(p.concept);
       if (ok && (!prior || p.words.length > prior.length)) best.set(p.concept, { concept: p.concept, length: p.words.length, start: i, words: q.slice(i, i + p.words.length) });
     }
   }
-  const all = [...best.values()];
+  return outermost([...best.values()]);
+}
+
+/** Matches less those inside a longer match of another concept, in query order. */
+export function outermost(all: readonly ConceptMatch[]): ConceptMatch[] {
   return all
     .filter((m) => !all.some((o) => o !== m && o.length > m.length && o.start <= m.start && o.start + o.length >= m.start + m.length))
     .sort((a, b) => a.start - b.start);
@@ -130,12 +141,16 @@ export function matchConcepts(query: string, concepts?: readonly Concept[]): Con
 
 // How a question about a topic is framed, not what it is about: "is it a sin to get a tattoo" is about
 // tattoos, not about the doctrine of sin ("what is sin" and "qué es el pecado" still name it).
-const FRAMES: readonly (readonly string[])[] = ["a sin", "es pecado", "es un pecado", "sera pecado", "seria pecado"].map((f) => words(f).map(fold));
+// A leading "^" anchors a frame at the question's start ("es pecado..." glossed is "is sin...").
+const FRAMES = ["a sin", "is it sin", "^is sin", "es pecado", "es un pecado", "sera pecado", "seria pecado"].map((f) => ({
+  start: f.startsWith("^"),
+  words: words(f).map(fold),
+}));
 
 /** The words of any framing phrase blanked, so no concept term matches them. */
 function unframe(q: string[]): string[] {
-  for (const f of FRAMES) {
-    for (let i = 0; i + f.length <= q.length; i++) {
+  for (const { start, words: f } of FRAMES) {
+    for (let i = 0; i + f.length <= q.length && (i === 0 || !start); i++) {
       if (f.every((w, j) => q[i + j] === w)) for (let j = 0; j < f.length; j++) q[i + j] = "";
     }
   }

@@ -6,7 +6,7 @@ import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import type { Passage } from "./types.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
-import { conceptVocabulary, matchConcepts, type ConceptMatch } from "./concepts.js";
+import { conceptVocabulary, matchConcepts, outermost, type ConceptMatch } from "./concepts.js";
 import { matchTitles, phraseTokens, type TitleMatch } from "./titles.js";
 import { glossSpanish } from "./spanish.js";
 import { tokenize, words } from "./tokenizer.js";
@@ -356,12 +356,14 @@ function bestTitles(query: string, english: string): TitleMatch[] {
 }
 
 /**
- * Concepts named in the question (Spanish terms match the original, English ones also the gloss), less
- * those inside a longer title match ("the death of Jesus" is the crucifixion, not the concept "death").
+ * Concepts named in the question (a Spanish question's words meet the Spanish terms, its word-for-word
+ * English gloss the English ones; a match inside a longer one of either is dropped), less those inside a
+ * longer title match ("the death of Jesus" is the crucifixion, not the concept "death").
  */
 function conceptsOf(query: string, english: string, titles: readonly TitleMatch[]): ConceptMatch[] {
   const found = new Map<string, ConceptMatch>();
-  for (const m of [...matchConcepts(query), ...(english === query ? [] : matchConcepts(english))]) {
+  const matches = english === query ? matchConcepts(query) : outermost([...matchConcepts(query, undefined, "es"), ...matchConcepts(english, undefined, "en")]);
+  for (const m of matches) {
     const prior = found.get(m.concept.id);
     if (!prior || m.length > prior.length) found.set(m.concept.id, m);
   }

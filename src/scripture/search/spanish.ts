@@ -48,7 +48,7 @@ const LEXICON: Readonly<Record<string, string>> = Object.fromEntries(
     "borrachera:drunkenness alcohol:alcohol chisme:gossip suicidio:suicide aborto:abortion guerra:war " +
     "gobierno:government autoridad:authority unidad:unity agradecimiento:thankfulness gratitud:gratitude " +
     "contentamiento:contentment proposito:purpose voluntad:will dudas:doubts duda:doubt buen:good buena:good bueno:good " +
-    "sana:heals sanan:heal escucharon:heard oyeron:heard " +
+    "sana:heals sanan:heal escucharon:heard oyeron:heard sin:without " +
     // everyday questions: feelings, family, vices, society (English concept names where windows carry them as tags)
     "enojado:angry enojada:angry ansioso:anxious ansiosa:anxious sola:alone llorar:weep lagrimas:tears angustia:anguish " +
     "culpa:guilt verguenza:shame venganza:vengeance rencor:grudge odiar:hate humilde:humble codicia:covetousness " +
@@ -76,7 +76,7 @@ const LEXICON: Readonly<Record<string, string>> = Object.fromEntries(
 
 // Spanish words that are also English words (or Spanish-looking English ones): glossed only in a query
 // that is Spanish by its other words, so "the pastor's fear" or "a solo" is never rewritten.
-const AMBIGUOUS = new Set(["es", "mi", "tu", "su", "yo", "fin", "mar", "solo", "pastor", "valor", "ira", "alcohol", "angel", "dar", "fe", "sano", "vino", "cena", "mas", "como", "que", "hay", "dice", "santo", "padre", "todo", "nada", "animo", "mujer", "papa", "mama", "sola", "bebe"]);
+const AMBIGUOUS = new Set(["es", "mi", "tu", "su", "yo", "fin", "mar", "solo", "pastor", "valor", "ira", "alcohol", "angel", "dar", "fe", "sano", "vino", "cena", "mas", "como", "que", "hay", "dice", "santo", "padre", "todo", "nada", "animo", "mujer", "papa", "mama", "sola", "bebe", "sin"]);
 
 // Words that mark a query as Spanish: function words with no English homograph.
 const MARKERS = new Set(["que", "como", "cuando", "donde", "porque", "quien", "cual", "el", "los", "las", "del", "una", "por", "para", "con", "puedo", "dice", "mi", "es", "esta", "sobre", "biblia", "dios", "senor", "y"]);
