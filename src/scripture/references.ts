@@ -51,6 +51,9 @@ const QUERY_FILLER = /^[\s,;.:!?&¿¡"'“”-]*$/;
  * "1 Cor 13:4-7"), else null. Several references count only when they share one chapter.
  */
 export function parsePassageQuery(query: string): ScriptureRef | null {
+  // Most search queries are questions: without a digit after a letter none can be a reference, and the
+  // parser (about 0.3 ms per new text) is not asked.
+  if (!mayHoldReference(query, 0, query.length)) return null;
   const found = parseReferences(query, "query");
   const first = found[0];
   if (first === undefined) return null;
