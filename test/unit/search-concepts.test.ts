@@ -48,6 +48,9 @@ describe("matching concepts in questions", () => {
     ["what happens after we die", "death"],
     ["should I obey the government", "government"],
     ["tengo deudas con el banco", "debt"],
+    ["i feel so lonley", "loneliness"],
+    ["is masterbation a sin", "lust"],
+    ["how do I stop worring", "anxiety"],
   ])("when the question is %j, then the concept %s is named", (q, id) => {
     expect(ids(q)).toContain(id);
   });
