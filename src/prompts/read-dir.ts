@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep, isAbsolute } from "node:path";
 import type { PromptKind, PromptProblem } from "./types.js";
+import { wordTable } from "../word-table.js";
 
 /** Large enough for the longest prompt we ship (the classifier, ~8 KB) with room; a bigger file is usually a paste accident. */
 export const MAX_FILE_BYTES = 20_000;
@@ -13,13 +14,13 @@ export interface RawFile {
   text: string;
 }
 
-const SUBDIRS: Record<string, PromptKind> = {
+const SUBDIRS: Readonly<Record<string, PromptKind>> = wordTable({
   theologies: "theology",
   profiles: "profile",
   canned: "canned",
   _partials: "partial",
-};
-const TOP_FILES: Record<string, PromptKind> = { "guardrails.md": "guardrails", "preflight.md": "preflight" };
+});
+const TOP_FILES: Readonly<Record<string, PromptKind>> = wordTable({ "guardrails.md": "guardrails", "preflight.md": "preflight" });
 const IGNORED = new Set(["README.md"]);
 
 /** Shown paths are relative to the working directory when possible, so `file:line` is clickable in a terminal. */

@@ -5,6 +5,7 @@
  * SWORD modules use for the 66, and the WEB module's numbering for the deuterocanon (see docs/corpus.md);
  * test/unit/corpus.test.ts keeps them equal to the corpus.
  */
+import { wordTable } from "../word-table.js";
 
 export type Testament = "OT" | "NT";
 
@@ -252,7 +253,7 @@ export function isCanon(value: unknown): value is Canon {
   return typeof value === "string" && (CANONS as readonly string[]).includes(value);
 }
 
-const ORDINALS: Readonly<Record<string, string>> = {
+const ORDINALS: Readonly<Record<string, string>> = wordTable({
   i: "1", ii: "2", iii: "3", iv: "4",
   "1st": "1", "2nd": "2", "3rd": "3", "4th": "4",
   first: "1", second: "2", third: "3", fourth: "4",
@@ -260,7 +261,7 @@ const ORDINALS: Readonly<Record<string, string>> = {
   segundo: "2", segunda: "2",
   tercer: "3", tercero: "3", tercera: "3",
   cuarto: "4", cuarta: "4",
-};
+});
 
 /**
  * Folds a book name to a lookup key: no accents, case, dots or spaces, and a leading ordinal

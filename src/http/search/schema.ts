@@ -3,15 +3,16 @@ import { findBook, type Testament } from "../../scripture/books.js";
 import { invalidParameter, invalidRequest } from "../../errors.js";
 import { DEFAULT_TRANSLATION_ID } from "../../scripture/translations.js";
 import type { SearchRequest } from "../../scripture/search/search.js";
+import { wordTable } from "../../word-table.js";
 
 export const MAX_QUERY_CHARS = 1000;
 export const MAX_LIMIT = 20;
 
 // The spec's two values, matched case-insensitively, plus the short forms the book table uses.
-const TESTAMENTS: Readonly<Record<string, Testament>> = {
+const TESTAMENTS: Readonly<Record<string, Testament>> = wordTable({
   "old testament": "OT", ot: "OT", old: "OT",
   "new testament": "NT", nt: "NT", new: "NT",
-};
+});
 
 type Raw = Record<string, unknown>;
 

@@ -5,6 +5,7 @@
  * ("thee", "believeth", "hath") compare equal to the modern ones, so a quotation that modernises
  * them still stands. The WEB has no archaic forms, so a KJV wording is not WEB wording.
  */
+import { wordTable } from "../../word-table.js";
 
 export interface Token {
   /** The folded form that comparisons use. */
@@ -34,14 +35,14 @@ function basic(word: string): string {
 const PLAIN: Folding = { id: "plain", fold: (word) => word };
 
 // Early Modern English forms of the KJV and their modern equivalents (second person, auxiliaries).
-const ARCHAIC: Record<string, string> = {
+const ARCHAIC: Readonly<Record<string, string>> = wordTable({
   thee: "you", thou: "you", ye: "you", thy: "your", thine: "your", yourselves: "yourselves",
   hath: "has", hast: "have", doth: "does", dost: "do", art: "are", wast: "were", wert: "were",
   shalt: "shall", wilt: "will", canst: "can", couldest: "could", wouldest: "would", shouldest: "should",
   mayest: "may", mightest: "might", didst: "did", hadst: "had", saith: "says", spake: "spoke",
   unto: "to", whoso: "whoever", whosoever: "whoever", whatsoever: "whatever", wherefore: "therefore",
   shew: "show", shewed: "showed", sheweth: "shows", amongst: "among", gat: "got", holpen: "helped",
-};
+});
 
 // Verb endings: "believeth", "believes" and "believe" share "believ"; "goeth" and "goes" share "go";
 // "lovest" ("thou lovest", "you love") and "love" share "lov". The past tense keeps its "-ed".
@@ -60,11 +61,11 @@ const KJV: Folding = {
 };
 
 // Old Spanish spelling of the Reina-Valera 1909 that accent folding does not cover.
-const OLD_SPANISH: Record<string, string> = { muger: "mujer", mugeres: "mujeres", ageno: "ajeno", agena: "ajena", estrangero: "extranjero" };
+const OLD_SPANISH: Readonly<Record<string, string>> = wordTable({ muger: "mujer", mugeres: "mujeres", ageno: "ajeno", agena: "ajena", estrangero: "extranjero" });
 
 const RV1909: Folding = { id: "old-spanish", fold: (word) => OLD_SPANISH[word] ?? word };
 
-const BY_TRANSLATION: Record<string, Folding> = { "eng-kjv": KJV, "spa-rv1909": RV1909 };
+const BY_TRANSLATION: Readonly<Record<string, Folding>> = wordTable({ "eng-kjv": KJV, "spa-rv1909": RV1909 });
 
 /** The folding for a translation id; plain (case, accents, punctuation) when it has no archaic forms. */
 export function foldingFor(bibleId: string): Folding {

@@ -14,6 +14,7 @@
 import { parseTitleRange, type TitleEntry, type TitleRange } from "./titles.js";
 import { CONCEPT_LINES } from "./concepts-data.js";
 import { words } from "./tokenizer.js";
+import { wordTable } from "../../word-table.js";
 
 export interface Concept {
   id: string;
@@ -58,11 +59,11 @@ export function parseConceptLine(line: string): Concept {
 export const CONCEPTS: readonly Concept[] = CONCEPT_LINES.map(parseConceptLine);
 
 // Contractions typed without the apostrophe, as words() leaves the apostrophe forms ("can't" -> "can").
-const CONTRACTIONS: Readonly<Record<string, string>> = {
+const CONTRACTIONS: Readonly<Record<string, string>> = wordTable({
   cant: "can", dont: "don", doesnt: "doesn", didnt: "didn", isnt: "isn", arent: "aren", wasnt: "wasn", wont: "won",
   shouldnt: "shouldn", wouldnt: "wouldn", couldnt: "couldn", havent: "haven", hasnt: "hasn", ive: "i", youre: "you",
   theyre: "they", whats: "what", thats: "that",
-};
+});
 
 /** Query words as matched: plurals folded the way titles fold them (also right for most Spanish plurals). */
 function fold(w: string): string {

@@ -5,10 +5,11 @@
  * questions are mostly content words ("ansiedad", "perdón", "ser salvo"), and those carry the ranking.
  */
 import { words } from "./tokenizer.js";
+import { wordTable } from "../../word-table.js";
 
 // Accent-folded Spanish -> English. Grouped by theme; plural and common verb forms listed where they
 // differ, because the English stemmer does not know Spanish endings.
-const LEXICON: Readonly<Record<string, string>> = Object.fromEntries(
+const LEXICON: Readonly<Record<string, string>> = wordTable(Object.fromEntries(
   (
     // question and function words (most become English stopwords, which is the point)
     "que:what como:how cuando:when donde:where porque:because quien:who quienes:who cual:which puedo:can puede:can " +
@@ -72,7 +73,7 @@ const LEXICON: Readonly<Record<string, string>> = Object.fromEntries(
     .split(/\s+/)
     .filter(Boolean)
     .map((pair) => pair.split(":") as [string, string]),
-);
+));
 
 // Spanish words that are also English words (or Spanish-looking English ones): glossed only in a query
 // that is Spanish by its other words, so "the pastor's fear" or "a solo" is never rewritten.

@@ -3,6 +3,7 @@
  * ("forgiving", "forgiven", "forgives" -> "forgiv") without Porter's aggressive conflations, which
  * merge unrelated biblical words ("gener"-ation/-ous).
  */
+import { wordTable } from "../../word-table.js";
 
 const STOPWORDS = new Set(
   (
@@ -19,10 +20,10 @@ const STOPWORDS = new Set(
 );
 
 // Archaic forms a caller may type (KJV habits); the ranking corpus (WEB) uses the modern ones.
-const ARCHAIC: Readonly<Record<string, string>> = {
+const ARCHAIC: Readonly<Record<string, string>> = wordTable({
   hast: "have", art: "are", wilt: "will", shalt: "shall", spake: "spoke", begat: "became", wast: "was",
   sayest: "say", knoweth: "know", loveth: "love", cometh: "come", goeth: "go", giveth: "give", maketh: "make",
-};
+});
 
 const VOWEL = /[aeiouy]/;
 
