@@ -11,7 +11,8 @@
  * its peak RSS under the load (sampled every 20 ms, and VmHWM); the embedded Chroma's RSS and CPU apart (it
  * is a separate process); added latency per provider call from BENCH_N sequential requests of each kind:
  *   (client latency - time the fake spent on this request's calls) / provider calls.
- * BENCH_NODE_FLAGS replaces start.sh's Node flags for an experiment (the command line is printed).
+ * BENCH_NODE_FLAGS replaces start.sh's Node flags for an experiment (the command line is printed);
+ * BENCH_SERVICE_LOG=<file> keeps the service's log (otherwise /dev/null).
  * BENCH_DATA_DIR (default $TMPDIR/bc-bench-service-data) keeps the index between runs: a first start
  * ingests; the measured start is always a warm one (a priming start runs first).
  */

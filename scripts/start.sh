@@ -2,10 +2,14 @@
 # The production start, used by `npm start` and by the Dockerfile: compile once (nothing to do when
 # dist/ is current), then replace this shell with Node, so a signal sent to whoever started us reaches
 # the service itself (npm forwards SIGTERM/SIGINT to its child; there is no shell in between to lose it).
-# The Node flags live here and nowhere else:
-#   --max-semi-space-size=4  a smaller young generation: under load peak RSS 345 MB instead of ~540 MB,
-#                            throughput unchanged (measured for issue 11).
+# The Node flags live here and nowhere else (measured with BENCH_ONLY=service npm run bench:chat,
+# the service alone under autocannon -c 32; figures in docs/performance.md):
+#   --max-semi-space-size=4     a smaller young generation (V8's default is 16 MB per semi-space).
+#   --heap-growing-percent=50   after a full GC the old generation may grow to 1.5x what is live before the
+#                               next one, instead of up to 4x: under load the service's peak RSS was
+#                               433-439 MB with the first flag alone and 233-235 MB with both, at the same
+#                               CPU per request (12.4-12.8 ms). No cap on the heap, so no new out-of-memory.
 set -e
 cd "$(dirname "$0")/.."
 node scripts/build.mjs --if-stale
-exec node --max-semi-space-size=4 dist/src/main.js "$@"
+exec node --max-semi-space-size=4 --heap-growing-percent=50 dist/src/main.js "$@"

@@ -4,7 +4,7 @@
  * test/fakes/cli.ts, and readings of a process from /proc (CPU ticks, RSS, peak RSS, children).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -116,7 +116,11 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   // BENCH_NODE_FLAGS (experiments only): node with these flags instead of scripts/start.sh's, printed as such.
   const flags = process.env.BENCH_NODE_FLAGS;
   const [cmd, args] = flags === undefined ? ["sh", ["scripts/start.sh"]] : [process.execPath, [...flags.split(/\s+/).filter(Boolean), "dist/src/main.js"]];
-  const proc = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(options.port), HOST: "127.0.0.1" }, stdio: ["ignore", "ignore", "pipe"] });
+  // BENCH_SERVICE_LOG=<file> keeps the service's JSON log there (appended) to read what went wrong.
+  const logFile = process.env.BENCH_SERVICE_LOG;
+  const stdout = logFile ? openSync(logFile, "a") : "ignore";
+  const proc = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(options.port), HOST: "127.0.0.1" }, stdio: ["ignore", stdout, "pipe"] });
+  if (typeof stdout === "number") closeSync(stdout);
   let stderr = "";
   proc.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   for (;;) {
