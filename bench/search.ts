@@ -18,6 +18,7 @@ import { loadavg } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import express from "express";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { searchRouter } from "../src/http/search/route.js";
@@ -117,6 +118,13 @@ async function interleaved(requests: number, floorCall: (i: number) => Promise<b
   return { floor: result(floor), search: result(search) };
 }
 
+// Bench only: answers with a search response recorded earlier in the run, through the same app and
+// res.json, so "HTTP + a search-sized JSON body" is measured apart from the search itself.
+let recorded: unknown[] = [];
+const replayRouter = express.Router().get("/bench/replay", (req, res) => {
+  res.json(recorded[Number(req.query.i) % recorded.length]);
+});
+
 async function main() {
   const config = loadConfig();
   const load = () => loadavg().map((x) => x.toFixed(2)).join(" ");
@@ -142,7 +150,7 @@ async function main() {
     logger: createLogger("silent", new Writable({ write: (_c, _e, cb) => cb() })),
     readiness: svc.readiness,
     listings: { models: [], modelsCreated: 0, translations: () => [], theologies: () => [], profiles: () => [] },
-    routers: [searchRouter(svc.search, () => library.ids())],
+    routers: [searchRouter(svc.search, () => library.ids()), replayRouter],
   });
   const srv = await listen(app);
   const http = async (path: string) => {
@@ -166,6 +174,7 @@ async function main() {
     index.store.query = storeQuery;
   }
   const q = (i: number) => encodeURIComponent(queries[i % queries.length]!);
+  for (let i = 0; i < 200; i++) recorded.push(await (await fetch(`${srv.url}/v1/scripture/search?q=${q(i)}`)).json());
   const chromaUrl = new URL(svc.embedded()?.url ?? config.chromaUrl!);
   const { ChromaClient } = await import("chromadb");
   const client = new ChromaClient({ host: chromaUrl.hostname, port: Number(chromaUrl.port), ssl: false });
@@ -201,6 +210,7 @@ async function main() {
     const n = concurrency === 1 ? REQUESTS : REQUESTS * 2;
     const opts = { requests: n, concurrency };
     const healthz = await measured(chromaPid, () => runLoad(() => http("/healthz"), opts));
+    const replay = await measured(chromaPid, () => runLoad((i) => http(`/bench/replay?i=${i}`), opts));
     // The vector floor drifts by a third between minutes on this shared machine, so it is measured just
     // before and just after the unfiltered search and ratios use the mean of the two; the costly `where`
     // reference runs last so its load does not precede the searches.
@@ -224,6 +234,7 @@ async function main() {
       `\nconcurrency ${concurrency} (${n} requests each; ms; cpu/req = this process, client and service together)`,
       ...header,
       row("GET /healthz (HTTP floor)", healthz),
+      row("GET a recorded search response (HTTP+JSON)", replay),
       row("raw Chroma query, 64 nn, before search", chromaBefore),
       row("raw Chroma query, 64 nn, after search", chromaAfter),
       row("vector floor (mean of the two)", chroma),
