@@ -212,7 +212,8 @@ describe("search results: never empty, highlights, reader url, deuterocanon", ()
   });
 
   it("when a typo misses the index, then words that begin alike find the passage", async () => {
-    const { body } = await get({ q: "forgivness", limit: "10" });
+    // "forgivness" itself is a listed misspelling of the concept (concepts-data.ts); this one is not.
+    const { body } = await get({ q: "forgivnes", limit: "10" });
     expect(body.results[0].similarity).toBeGreaterThan(0.01);
     expect(body.results[0].highlights[0].text).toMatch(/forgiv/i);
   });
