@@ -6,8 +6,9 @@ import { watchParent } from "./lifecycle/parent-watch.js";
 import type { Services } from "./services.js";
 
 /**
- * Starts the service: configuration (fails fast), corpus, prompts, search (embedded Chroma by default),
- * the chat graph, then the HTTP server. On SIGTERM/SIGINT it stops accepting, lets in-flight requests
+ * Starts the service: configuration (fails fast), the embedded Chroma's process (unless CHROMA_URL is
+ * set; spawned first so it boots while the rest loads), corpus, prompts, search, the chat graph, then
+ * the HTTP server. On SIGTERM/SIGINT it stops accepting, lets in-flight requests
  * finish within SHUTDOWN_TIMEOUT_MS, stops the embedded Chroma and exits 0; likewise when the process
  * that started it dies without passing a signal on.
  */
