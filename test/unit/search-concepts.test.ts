@@ -78,6 +78,12 @@ describe("matching concepts in questions", () => {
     expect(ids("what is sin")).toContain("sin");
   });
 
+  it("when 'can't stop' is about a thought or a worry, then it is not addiction; about drinking, it is", () => {
+    expect(ids("cant stop thinking about my ex")).not.toContain("addiction");
+    expect(ids("I can't stop worrying")).toEqual(["anxiety"]);
+    expect(ids("i cant stop drinking")).toContain("addiction");
+  });
+
   it("when grief is named as a death in the family, then it is grief, not the doctrine of death", () => {
     expect(ids("how do I get over the death of my mother")).toContain("grief");
     expect(ids("how do I get over the death of my mother")).not.toContain("death");
