@@ -1,20 +1,27 @@
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from "node:http";
+import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
 /**
  * The `fetch` the openai client uses to reach the provider: one keep-alive connection pool per
  * process, requests sent with node:http(s). Node's global fetch (undici) builds a spec-complete
  * Request, Response and stream pipeline for every call, which cost about 0.35 ms of CPU per
  * streamed provider call here, a third of the SDK's whole cost (docs/performance.md). This sends
- * the same bytes and hands the SDK a standard Response whose body streams as the bytes arrive.
+ * the same request and hands the SDK a standard Response whose body streams as the bytes arrive.
  *
- * Only what a chat-completions call needs takes this path: a string body (the SDK's JSON) or none.
- * Anything else, and any redirect, goes to the global fetch, so behaviour there is fetch's own.
- * An AbortSignal destroys the request and its socket, before or during the response.
+ * - Only what a chat-completions call needs takes this path: a string body (the SDK's JSON) or none.
+ *   Anything else, and any redirect, goes to the global fetch, so behaviour there is fetch's own.
+ * - It asks for an uncompressed body (`accept-encoding: identity`: a compressing server or proxy
+ *   would hold back streamed tokens to fill its blocks); a body sent compressed anyway is decoded
+ *   (gzip, deflate, br), as fetch decodes it.
+ * - Idle sockets: Node's Agent closes a pooled socket a second before the server's announced
+ *   `Keep-Alive: timeout=N`; a request whose reused socket the server closed anyway (ECONNRESET or
+ *   EPIPE before any response) is sent once more on a new connection, as browsers and Node's docs do.
+ * - An AbortSignal destroys the request and its socket, before or during the response.
  */
 export function createProviderFetch(): typeof fetch {
-  const agents = {
+  const agents: Agents = {
     "http:": new HttpAgent({ keepAlive: true }),
     "https:": new HttpsAgent({ keepAlive: true }),
   };
@@ -40,7 +47,7 @@ export function createProviderFetch(): typeof fetch {
     // A Response may not carry a body for these statuses (fetch gives them none either).
     const noBody = status === 204 || status === 205 || status === 304 || init?.method === "HEAD";
     if (noBody) res.resume();
-    return new Response(noBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+    return new Response(noBody ? null : (Readable.toWeb(decoded(res)) as ReadableStream<Uint8Array>), {
       status,
       statusText: res.statusMessage ?? "",
       headers,
@@ -48,15 +55,32 @@ export function createProviderFetch(): typeof fetch {
   };
 }
 
-function send(
-  url: URL,
-  init: RequestInit,
-  body: string | undefined,
-  agents: { "http:": HttpAgent; "https:": HttpsAgent },
-): Promise<IncomingMessage> {
+interface Agents {
+  "http:": HttpAgent;
+  "https:": HttpsAgent;
+}
+
+/** The body as sent, or decoded when the server compressed it anyway. */
+function decoded(res: IncomingMessage): Readable {
+  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const decoder =
+    encoding === "gzip" || encoding === "x-gzip" ? createGunzip() : encoding === "deflate" ? createInflate() : encoding === "br" ? createBrotliDecompress() : undefined;
+  if (!decoder) return res;
+  res.on("error", (err) => decoder.destroy(err));
+  return res.pipe(decoder);
+}
+
+/** A reused keep-alive socket the server had already closed: the request never reached it. */
+function staleSocket(req: ClientRequest, err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return req.reusedSocket && (code === "ECONNRESET" || code === "EPIPE");
+}
+
+function send(url: URL, init: RequestInit, body: string | undefined, agents: Agents, retried = false): Promise<IncomingMessage> {
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, name) => (headers[name] = value));
   if (body !== undefined && headers["content-length"] === undefined) headers["content-length"] = String(Buffer.byteLength(body));
+  headers["accept-encoding"] ??= "identity";
   const https = url.protocol === "https:";
   const options = {
     method: init.method ?? "GET",
@@ -65,8 +89,19 @@ function send(
     ...(init.signal ? { signal: init.signal } : {}),
   };
   return new Promise((resolve, reject) => {
-    const req = https ? httpsRequest(url, options, resolve) : httpRequest(url, options, resolve);
-    req.on("error", reject);
+    let answered = false;
+    const req = https ? httpsRequest(url, options, onResponse) : httpRequest(url, options, onResponse);
+    function onResponse(res: IncomingMessage) {
+      answered = true;
+      resolve(res);
+    }
+    req.on("error", (err) => {
+      if (!answered && !retried && !init.signal?.aborted && staleSocket(req, err)) {
+        send(url, init, body, agents, true).then(resolve, reject);
+      } else {
+        reject(err);
+      }
+    });
     req.end(body);
   });
 }

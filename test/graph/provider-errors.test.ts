@@ -100,6 +100,12 @@ describe("agent stream faults", () => {
     expect(err).toMatchObject({ status: 502, code: "upstream_error" });
   });
 
+  it("when the connection is reset in the middle of the stream, then 502 upstream_error", async () => {
+    h.provider.on(match.agent(), reply.reset(2, { text: "alpha beta gamma delta" }));
+    const err = await failure(h.run(QUESTION, { skipPreflight: true }));
+    expect(err).toMatchObject({ status: 502, code: "upstream_error" });
+  });
+
   it("when the stream carries an error event, then 502 upstream_error", async () => {
     h.provider.on(match.agent(), reply.streamError(2));
     const err = await failure(h.run(QUESTION, { skipPreflight: true }));

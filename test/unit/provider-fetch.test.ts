@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProviderFetch } from "../../graphs/chat/provider-fetch.js";
 
@@ -29,6 +30,12 @@ function handle(req: IncomingMessage, res: ServerResponse) {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write("data: first\n\n");
       res.on("close", () => closedStreams++);
+    } else if (req.url === "/gzip-json") {
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      res.end(gzipSync(JSON.stringify({ ok: true, text: "word ".repeat(50) })));
+    } else if (req.url === "/gzip-sse") {
+      res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" });
+      res.end(gzipSync("data: one\n\ndata: [DONE]\n\n"));
     } else if (req.url === "/moved") {
       res.writeHead(307, { location: "/json" });
       res.end();
@@ -103,6 +110,78 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     const res = await providerFetch(`${base}/moved`, { method: "POST", body: "{}" });
     expect(res.status).toBe(429);
     expect(res.url.endsWith("/json")).toBe(true);
+  });
+
+  it("when it sends a request, then it asks for an uncompressed body", async () => {
+    await (await providerFetch(`${base}/json`, { method: "POST", body: "{}" })).text();
+    expect(received.at(-1)!.headers["accept-encoding"]).toBe("identity");
+  });
+
+  it("when the server compresses the body anyway, then the caller reads it decoded, as from fetch", async () => {
+    const json = await providerFetch(`${base}/gzip-json`, { method: "POST", body: "{}" });
+    expect(await json.json()).toEqual({ ok: true, text: "word ".repeat(50) });
+    const sse = await providerFetch(`${base}/gzip-sse`, { method: "POST", body: "{}" });
+    expect(await sse.text()).toBe("data: one\n\ndata: [DONE]\n\n");
+  });
+
+  it("when the server dropped an idle keep-alive connection just as it is reused, then the request goes out again on a new one", async () => {
+    // A raw server that answers the first request of each connection, keeps it open, and resets
+    // the connection when a second request arrives on it: the race at a keep-alive timeout.
+    const sockets: Socket[] = [];
+    let connections = 0;
+    const raw: TcpServer = createTcpServer((socket) => {
+      connections++;
+      sockets.push(socket);
+      let requests = 0;
+      let buffered = "";
+      socket.on("data", (d) => {
+        buffered += d.toString("latin1");
+        while (buffered.includes("\r\n\r\n")) {
+          const end = buffered.indexOf("\r\n\r\n") + 4;
+          const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+          if (buffered.length < end + length) return;
+          buffered = buffered.slice(end + length);
+          requests++;
+          if (requests > 1) {
+            socket.resetAndDestroy();
+            return;
+          }
+          socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}");
+        }
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1/chat/completions`;
+    try {
+      const first = await providerFetch(url, { method: "POST", body: "{}" });
+      expect(await first.text()).toBe("{}");
+      const second = await providerFetch(url, { method: "POST", body: "{}" });
+      expect(second.status).toBe(200);
+      expect(await second.text()).toBe("{}");
+      expect(connections).toBe(2);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
+  });
+
+  it("when the body is cut mid-stream, then reading it fails (the SDK reports a provider error)", async () => {
+    const raw: TcpServer = createTcpServer((socket) => {
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n");
+        socket.write("e\r\ndata: first\n\n\r\n");
+        setTimeout(() => socket.resetAndDestroy(), 20);
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    try {
+      const res = await providerFetch(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/`, { method: "POST", body: "{}" });
+      await expect(res.text()).rejects.toBeDefined();
+    } finally {
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
   });
 
   it("when nothing listens, then the call rejects", async () => {
