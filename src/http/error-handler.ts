@@ -17,6 +17,11 @@ function fromBodyParser(err: unknown): AppError | undefined {
     return invalidRequest("Request body encoding is not supported; send UTF-8 JSON.");
   }
   if (type === "request.aborted" || type === "request.size.invalid") return invalidRequest("Request body was incomplete.");
+  // A body whose bytes do not match its Content-Encoding (gzip, deflate, br): body-parser passes zlib's
+  // own error on with status 400 and no `type`.
+  if (typeof (err as { code?: unknown } | null)?.code === "string" && /^(Z_|ERR_(ZLIB|BROTLI))/.test((err as { code: string }).code)) {
+    return invalidRequest("Request body could not be decoded: it does not match its Content-Encoding.");
+  }
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
@@ -71,6 +72,23 @@ describe("service skeleton", () => {
     const res = await get("/v1/models", { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe("invalid_request");
+  });
+
+  it.each([
+    ["gzip", "not gzip at all"],
+    ["deflate", "{\"x\": 1}"],
+    ["br", "\u0000\u0001garbage"],
+  ])("when the body claims Content-Encoding %s but its bytes are not, then 400 invalid_request (not a 500)", async (encoding, body) => {
+    const res = await get("/v1/models", { method: "POST", headers: { "content-type": "application/json", "content-encoding": encoding }, body });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({ code: "invalid_request", type: "invalid_request_error", param: null });
+  });
+
+  it("when a gzipped body inflates past 1 MB, then 413 request_too_large", async () => {
+    const body = gzipSync(JSON.stringify({ x: "a".repeat(1_100_000) }));
+    const res = await get("/v1/models", { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.code).toBe("request_too_large");
   });
 
   it("when listing models, then the OpenAI list shape with the default first", async () => {
