@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fixtures from "../fixtures/references.json" with { type: "json" };
+import { ALL_BOOKS } from "../../src/scripture/books.js";
+import { parseReferences } from "../../src/scripture/reference-parser.js";
 import {
   findReferences,
   formatReference,
@@ -110,5 +112,26 @@ describe("formatReference and readerPath", () => {
         }
       }
     }
+  });
+});
+
+describe("a passage query needs a digit after a letter", () => {
+  // parsePassageQuery skips the parser for a query without one (most search questions); this keeps the
+  // premise true if the parser's options change (e.g. a book alone becoming a reference).
+  const names = ALL_BOOKS.flatMap((b) => [b.id, b.osis, b.name, b.nameEs, ...b.abbreviations]);
+  const texts = names.flatMap((n) => [n, `${n} iii`, `${n} three`, `${n} chapter one`, `first ${n}`, `${n}:`]);
+  texts.push("Psalm twenty-three", "Salmo veintitrés", "Juan tres dieciséis", "II Cor xiii", "Ps. cxix", "Jude", "Obadiah", "Philemon");
+
+  it("when a text has no digit after a letter, then the parser finds no reference in it, so skipping it changes nothing", () => {
+    expect(texts.length).toBeGreaterThan(1000);
+    const found = texts.filter((t) => !/\p{L}.*\d/su.test(t) && parseReferences(t, "query").length > 0);
+    expect(found).toEqual([]);
+  });
+
+  it("when the query is a reference, then it is still parsed ('Jude 1', 'jn 3 16', '1 Cor 13:4-7')", () => {
+    expect(parsePassageQuery("Jude 1")).toMatchObject({ book: "JUD", chapter: 1 });
+    expect(parsePassageQuery("jn 3 16")).toMatchObject({ book: "JHN", chapter: 3, verseStart: 16 });
+    expect(parsePassageQuery("1 Cor 13:4-7")).toMatchObject({ book: "1CO", chapter: 13, verseStart: 4, verseEnd: 7 });
+    expect(parsePassageQuery("how do I forgive my brother")).toBeNull();
   });
 });
