@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
 import { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
@@ -17,7 +18,9 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
  *   (gzip, deflate, br), as fetch decodes it.
  * - Idle sockets: Node's Agent closes a pooled socket a second before the server's announced
  *   `Keep-Alive: timeout=N`; a request whose reused socket the server closed anyway (ECONNRESET or
- *   EPIPE before any response) is sent once more on a new connection, as browsers and Node's docs do.
+ *   EPIPE before any response, after the socket sat idle for STALE_AFTER_MS or more: the race at a
+ *   keep-alive timeout) is sent once more on a new connection, as browsers and Node's docs do. A
+ *   reset on a socket in steady use is the provider's failure and is reported as one.
  * - An AbortSignal destroys the request and its socket, before or during the response.
  */
 export function createProviderFetch(): typeof fetch {
@@ -25,6 +28,7 @@ export function createProviderFetch(): typeof fetch {
     "http:": new HttpAgent({ keepAlive: true }),
     "https:": new HttpsAgent({ keepAlive: true }),
   };
+  for (const agent of [agents["http:"], agents["https:"]]) agent.on("free", (socket: Socket) => idleSince.set(socket, performance.now()));
   return async function providerFetch(input, init) {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const body = init?.body;
@@ -55,6 +59,12 @@ export function createProviderFetch(): typeof fetch {
   };
 }
 
+/** Below this much idle time in the pool, a reset is not the keep-alive race (servers time out idle sockets after seconds). */
+const STALE_AFTER_MS = 1_000;
+
+/** When each pooled socket was last handed back to its pool. */
+const idleSince = new WeakMap<Socket, number>();
+
 interface Agents {
   "http:": HttpAgent;
   "https:": HttpsAgent;
@@ -70,10 +80,10 @@ function decoded(res: IncomingMessage): Readable {
   return res.pipe(decoder);
 }
 
-/** A reused keep-alive socket the server had already closed: the request never reached it. */
-function staleSocket(req: ClientRequest, err: unknown): boolean {
+/** A reused keep-alive socket that sat idle and that the server had closed: the request never reached it. */
+function staleSocket(req: ClientRequest, idleMs: number, err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return req.reusedSocket && (code === "ECONNRESET" || code === "EPIPE");
+  return req.reusedSocket && idleMs >= STALE_AFTER_MS && (code === "ECONNRESET" || code === "EPIPE");
 }
 
 function send(url: URL, init: RequestInit, body: string | undefined, agents: Agents, retried = false): Promise<IncomingMessage> {
@@ -90,13 +100,18 @@ function send(url: URL, init: RequestInit, body: string | undefined, agents: Age
   };
   return new Promise((resolve, reject) => {
     let answered = false;
+    let idleMs = 0;
     const req = https ? httpsRequest(url, options, onResponse) : httpRequest(url, options, onResponse);
+    req.once("socket", (socket: Socket) => {
+      const since = idleSince.get(socket);
+      if (since !== undefined) idleMs = performance.now() - since;
+    });
     function onResponse(res: IncomingMessage) {
       answered = true;
       resolve(res);
     }
     req.on("error", (err) => {
-      if (!answered && !retried && !init.signal?.aborted && staleSocket(req, err)) {
+      if (!answered && !retried && !init.signal?.aborted && staleSocket(req, idleMs, err)) {
         send(url, init, body, agents, true).then(resolve, reject);
       } else {
         reject(err);

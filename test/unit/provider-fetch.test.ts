@@ -124,7 +124,7 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     expect(await sse.text()).toBe("data: one\n\ndata: [DONE]\n\n");
   });
 
-  it("when the server dropped an idle keep-alive connection just as it is reused, then the request goes out again on a new one", async () => {
+  it("when the server dropped an idle keep-alive connection just as it is reused, then the request goes out again on a new one; a reset in steady use is not retried", async () => {
     // A raw server that answers the first request of each connection, keeps it open, and resets
     // the connection when a second request arrives on it: the race at a keep-alive timeout.
     const sockets: Socket[] = [];
@@ -156,9 +156,14 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     try {
       const first = await providerFetch(url, { method: "POST", body: "{}" });
       expect(await first.text()).toBe("{}");
+      // Idle in the pool as long as a socket at a server's keep-alive timeout has been.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       const second = await providerFetch(url, { method: "POST", body: "{}" });
       expect(second.status).toBe(200);
       expect(await second.text()).toBe("{}");
+      expect(connections).toBe(2);
+      // In steady use (reused at once) the same reset is the provider's failure, reported as such.
+      await expect(providerFetch(url, { method: "POST", body: "{}" })).rejects.toMatchObject({ code: "ECONNRESET" });
       expect(connections).toBe(2);
     } finally {
       for (const s of sockets) s.destroy();
