@@ -82,9 +82,15 @@ async function main() {
   });
 }
 
-/** Stops accepting, closes idle keep-alive sockets, waits for in-flight responses up to the deadline. */
+/**
+ * Stops accepting, closes idle keep-alive sockets, waits for in-flight responses up to the deadline.
+ * A connection whose response ends during the drain turns idle but stays open (Node sets it the
+ * keep-alive timeout, 65 s), which would hold the process to the deadline: it is closed as it idles.
+ */
 function drain(server: Server, timeoutMs: number, logger: Logger): Promise<void> {
   return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    sweep.unref();
     const timer = setTimeout(() => {
       logger.warn({ timeoutMs }, "drain deadline passed: closing remaining connections");
       server.closeAllConnections();
@@ -92,6 +98,7 @@ function drain(server: Server, timeoutMs: number, logger: Logger): Promise<void>
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
+      clearInterval(sweep);
       resolve();
     });
     server.closeIdleConnections();

@@ -1,5 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -146,6 +147,38 @@ describe("when the service gets SIGTERM with streams in flight", () => {
     expect(await svc.exited).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(20_000);
     expect(await stopped(svc.chromaPid)).toBe(true);
+  }, 120_000);
+
+  it("then a keep-alive client's connection is closed as soon as its stream ends, so the process exits long before SHUTDOWN_TIMEOUT_MS", async () => {
+    provider.on(match.all(match.agent(), match.afterToolResult()), reply.text(ANSWER, { chunkDelayMs: 60 }));
+    const svc = await startMain({ SHUTDOWN_TIMEOUT_MS: "30000" });
+    // Keep-alive, as every SDK, browser and balancer connects: the socket stays open after the response.
+    const agent = new Agent({ keepAlive: true });
+    const { hostname, port } = new URL(svc.url);
+    let firstText!: () => void;
+    const textSeen = new Promise<void>((r) => (firstText = r));
+    const stream = new Promise<{ body: string; endedAt: number }>((resolve, reject) => {
+      const req = request(
+        { host: hostname, port, path: "/v1/chat/completions", method: "POST", agent, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" } },
+        (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => ((body += c), body.includes('"content":"H') && firstText()));
+          res.on("end", () => resolve({ body, endedAt: Date.now() }));
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "What is hope?" }] }));
+    });
+    await textSeen;
+    svc.proc.kill("SIGTERM");
+    const { body, endedAt } = await stream;
+    expect(body.endsWith("data: [DONE]\n\n")).toBe(true);
+    expect(body).toContain("anchor");
+    expect(await svc.exited).toBe(0);
+    // Without closing connections that turn idle during the drain, it waits out the whole 30 s deadline.
+    expect(Date.now() - endedAt).toBeLessThan(10_000);
+    agent.destroy();
   }, 120_000);
 
   it("then a stream that never ends is cut at SHUTDOWN_TIMEOUT_MS and the process still exits 0", async () => {
