@@ -113,3 +113,37 @@ describe("when the embedded Chroma is killed mid-run", () => {
     expect(rejections).toEqual([]);
   }, 90_000);
 });
+
+describe("when the embedded Chroma hangs (alive but not answering) mid-run", () => {
+  let s: RunningService;
+  let frozen: number | undefined;
+  afterAll(async () => {
+    if (frozen) process.kill(frozen, "SIGCONT");
+    await s?.close();
+  });
+
+  it("then a search already waiting on it is answered 503 search_unavailable once the store is marked down, not held until it wakes", async () => {
+    s = await startService({ chroma: "embedded" });
+    expect(await status(`${s.url}/v1/scripture/search?q=patience`)).toBe(200);
+    frozen = s.services.search.embedded()!.pid()!;
+    process.kill(frozen, "SIGSTOP");
+    const started = Date.now();
+    // Sent at once, so it is in flight before the heartbeat notices (two misses, about 2-3 s).
+    const waiting = fetch(`${s.url}/v1/scripture/search?q=the%20Good%20Samaritan`).then(async (r) => ({ status: r.status, body: await r.json(), ms: Date.now() - started }));
+    const wakeAt = 15_000;
+    const wake = setTimeout(() => process.kill(frozen!, "SIGCONT"), wakeAt);
+    try {
+      const out = await waiting;
+      expect(out.status).toBe(503);
+      expect(out.body).toMatchObject({ error: { code: "search_unavailable", type: "server_error" } });
+      expect(out.ms).toBeLessThan(wakeAt - 5000);
+    } finally {
+      clearTimeout(wake);
+      process.kill(frozen, "SIGCONT");
+      frozen = undefined;
+    }
+    await until("/readyz 200 after SIGCONT", async () => (await status(`${s.url}/readyz`)) === 200);
+    expect(await status(`${s.url}/v1/scripture/search?q=the%20Good%20Samaritan`)).toBe(200);
+    expect(rejections).toEqual([]);
+  }, 90_000);
+});

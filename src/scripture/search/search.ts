@@ -75,9 +75,28 @@ export class ScriptureSearch {
     private readonly baseUrl?: string,
   ) {}
 
-  attach(index: SearchIndex, health?: { healthy(): boolean; markDown(reason: string): void }) {
+  /** Settles (rejects) when the vector store is next marked down; queries waiting on it give up then. */
+  private storeDown: Promise<never> = new Promise<never>(() => {});
+
+  attach(
+    index: SearchIndex,
+    health?: { healthy(): boolean; markDown(reason: string): void; onChange?(listener: (healthy: boolean) => void): void },
+  ) {
     this.index = index;
     if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));
+    // A store that hangs (alive, not answering) would hold every query already sent to it for as long
+    // as it hangs: when the heartbeat marks it down, those queries fail as new ones already do.
+    let fail: (err: Error) => void = () => {};
+    const arm = () => {
+      this.storeDown = new Promise<never>((_, reject) => (fail = reject));
+      this.storeDown.catch(() => {}); // raced by queries in flight; with none, nobody needs to observe it
+    };
+    arm();
+    health?.onChange?.((up) => {
+      if (up) return;
+      fail(new Error("vector store marked down"));
+      arm();
+    });
   }
 
   /** For /readyz: the index is loaded and its vector store answers. */
@@ -207,7 +226,7 @@ export class ScriptureSearch {
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
     try {
-      const hits = await index.store.query(vector, DENSE_CANDIDATES);
+      const hits = await Promise.race([index.store.query(vector, DENSE_CANDIDATES), this.storeDown]);
       return hits.flatMap((h) => {
         const i = index.positions.get(h.id);
         return i === undefined ? [] : [{ index: i, score: h.score }];
