@@ -59,8 +59,12 @@ export function createProviderFetch(): typeof fetch {
   };
 }
 
-/** Below this much idle time in the pool, a reset is not the keep-alive race (servers time out idle sockets after seconds). */
-const STALE_AFTER_MS = 1_000;
+/**
+ * Below this much idle time in the pool, a reset is not the keep-alive race: proxies and servers time
+ * idle connections out after a second or more (a proxy closing at 1 s was seen to race a reuse at 950 ms
+ * by our clock: its timer starts at the last byte it relayed, before our socket went back to the pool).
+ */
+const STALE_AFTER_MS = 500;
 
 /** When each pooled socket was last handed back to its pool. */
 const idleSince = new WeakMap<Socket, number>();

@@ -157,7 +157,7 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
       const first = await providerFetch(url, { method: "POST", body: "{}" });
       expect(await first.text()).toBe("{}");
       // Idle in the pool as long as a socket at a server's keep-alive timeout has been.
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await new Promise((resolve) => setTimeout(resolve, 600));
       const second = await providerFetch(url, { method: "POST", body: "{}" });
       expect(second.status).toBe(200);
       expect(await second.text()).toBe("{}");
