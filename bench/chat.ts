@@ -18,13 +18,13 @@
  * BENCH_ONLY=chunks|paths|service-cpu tune the run.
  * BENCH_ONLY=service measures the service in its own process instead, as `npm start` runs it (bench/chat-service.ts).
  */
-import { spawn } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { match, reply } from "../test/fakes/index.js";
 import { startChatStack, type ChatStack } from "../test/http/chat-stack.js";
 import { bareGraph } from "./chat-floor.js";
 import { plainProxy, scriptedAnswer } from "./chat-proxy.js";
+import { autocannon } from "./lib/service-process.js";
 import { serviceCpuRows } from "./lib/service-cpu.js";
 import { measureQuoteCost, quoteCostTable } from "./quote-cost.js";
 
@@ -95,25 +95,6 @@ async function series(stack: ChatStack, stream: boolean): Promise<Sample[]> {
   return out;
 }
 
-function autocannon(url: string): Promise<{ rps: number; p50: number; p99: number; non2xx: number; errors: number }> {
-  const bin = new URL("../node_modules/.bin/autocannon", import.meta.url).pathname;
-  const args = ["-c", "32", "-d", String(SECONDS), "-m", "POST", "-H", "content-type=application/json", "-H", `authorization=Bearer ${KEY}`, "-b", body(false), "-j", url];
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.on("error", reject);
-    child.on("close", () => {
-      try {
-        const r = JSON.parse(out);
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors });
-      } catch (err) {
-        reject(err);
-      }
-    });
-  });
-}
-
 async function measure(label: string, stack: ChatStack): Promise<string[][]> {
   try {
     for (let i = 0; i < 50; i++) await once(stack, i % 2 === 0);
@@ -122,7 +103,7 @@ async function measure(label: string, stack: ChatStack): Promise<string[][]> {
     const streamed = await series(stack, true);
     const cpu = process.cpuUsage(cpu0);
     const cpuPerRequest = (cpu.user + cpu.system) / 1000 / (2 * N);
-    const load = await autocannon(`${stack.url}/v1/chat/completions`);
+    const load = await autocannon(`${stack.url}/v1/chat/completions`, { connections: 32, seconds: SECONDS, body: body(false), headers });
     const added = (xs: Sample[]) => `${ms(pct(xs.map((s) => s.added), 50))} / ${ms(pct(xs.map((s) => s.added), 99))}`;
     const firsts = streamed.flatMap((s) => (s.firstToken === undefined ? [] : [s.firstToken]));
     return [
