@@ -46,25 +46,22 @@ const blindDev = load("everyday-blind-dev.jsonl");
 const blindHeld = load("everyday-blind-heldout.jsonl");
 const blind = [...blindDev, ...blindHeld];
 
+/** A set, then its English and its Spanish questions as sets of their own. */
+const byLanguage = (name: string, qs: EvalQuery[]): [string, EvalQuery[]][] => [
+  [name, qs],
+  [`${name} en`, qs.filter((q) => q.lang === "en")],
+  [`${name} es`, qs.filter((q) => q.lang === "es")],
+];
+
 const SETS: [string, EvalQuery[]][] = [
   ["stories+passages dev", stories.filter((q) => q.split === "dev")],
   ["stories+passages held-out", stories.filter((q) => q.split === "heldout")],
   ["stories+passages all", stories],
-  ["everyday dev", everydayDev],
-  ["everyday dev en", everydayDev.filter((q) => q.lang === "en")],
-  ["everyday dev es", everydayDev.filter((q) => q.lang === "es")],
-  ["everyday held-out", everydayHeld],
-  ["everyday held-out en", everydayHeld.filter((q) => q.lang === "en")],
-  ["everyday held-out es", everydayHeld.filter((q) => q.lang === "es")],
-  ["blind all", blind],
-  ["blind all en", blind.filter((q) => q.lang === "en")],
-  ["blind all es", blind.filter((q) => q.lang === "es")],
-  ["blind dev", blindDev],
-  ["blind dev en", blindDev.filter((q) => q.lang === "en")],
-  ["blind dev es", blindDev.filter((q) => q.lang === "es")],
-  ["blind held-out", blindHeld],
-  ["blind held-out en", blindHeld.filter((q) => q.lang === "en")],
-  ["blind held-out es", blindHeld.filter((q) => q.lang === "es")],
+  ...byLanguage("everyday dev", everydayDev),
+  ...byLanguage("everyday held-out", everydayHeld),
+  ...byLanguage("blind all", blind),
+  ...byLanguage("blind dev", blindDev),
+  ...byLanguage("blind held-out", blindHeld),
 ];
 
 async function main() {
