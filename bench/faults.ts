@@ -197,6 +197,11 @@ const readlinkSafe = (p: string) => {
     return "";
   }
 };
+/** The service's V8 heap in use (prom-client's gauge, read when /metrics is scraped). */
+async function heapMb(): Promise<number> {
+  const m = await get("/metrics");
+  return Math.round(Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(m.body)?.[1]) / 2 ** 20);
+}
 async function lagP99(): Promise<string> {
   const m = await get("/metrics");
   const v = /^nodejs_eventloop_lag_p99_seconds (\S+)/m.exec(m.body)?.[1];
@@ -578,12 +583,12 @@ async function phaseSoak() {
     while (Date.now() < end) {
       await sleep(Math.min(20_000, SOAK_S * 250));
       const r = resources();
-      samples.push(`${r.rssMb} MB/${r.fds} fds/${r.sockets} sockets`);
+      samples.push(`${r.rssMb} MB/${await heapMb()} MB heap/${r.fds} fds/${r.sockets} sockets`);
     }
   })();
   await Promise.all([...Array.from({ length: 16 }, (_, w) => worker(w)), sampler]);
   process.stdout.write(`  outcomes: ${[...tally].sort().map(([k, v]) => `${k}: ${v}`).join(", ")}\n`);
-  process.stdout.write(`  ${n} requests; samples (RSS/fds/sockets): ${samples.join(", ")}; ${await lagP99()}\n`);
+  process.stdout.write(`  ${n} requests; samples (RSS/heap used/fds/sockets): ${samples.join(", ")}; ${await lagP99()}\n`);
 }
 
 // ---- run ------------------------------------------------------------------------------------------
@@ -608,7 +613,7 @@ await sleep(6000); // keep-alive sockets of the clients and to the provider time
 agent.destroy();
 await sleep(1000);
 const after = resources();
-process.stdout.write(`\nafter (clients gone, 7 s idle): ${JSON.stringify(after)} vs baseline ${JSON.stringify(baseline)}, ${await lagP99()}\n`);
+process.stdout.write(`\nafter (clients gone, 7 s idle): ${JSON.stringify(after)}, heap used ${await heapMb()} MB vs baseline ${JSON.stringify(baseline)}, ${await lagP99()}\n`);
 if (after.fds > baseline.fds + 10) fail(`fds ${baseline.fds} -> ${after.fds}`);
 if (PHASES.includes("drain")) await phaseDrain();
 else await stopService();

@@ -75,8 +75,8 @@ export class ScriptureSearch {
     private readonly baseUrl?: string,
   ) {}
 
-  /** Settles (rejects) when the vector store is next marked down; queries waiting on it give up then. */
-  private storeDown: Promise<never> = new Promise<never>(() => {});
+  /** Queries waiting on the vector store: each gives up when the store is marked down. */
+  private readonly waiting = new Set<(err: Error) => void>();
 
   attach(
     index: SearchIndex,
@@ -86,16 +86,26 @@ export class ScriptureSearch {
     if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));
     // A store that hangs (alive, not answering) would hold every query already sent to it for as long
     // as it hangs: when the heartbeat marks it down, those queries fail as new ones already do.
-    let fail: (err: Error) => void = () => {};
-    const arm = () => {
-      this.storeDown = new Promise<never>((_, reject) => (fail = reject));
-      this.storeDown.catch(() => {}); // raced by queries in flight; with none, nobody needs to observe it
-    };
-    arm();
     health?.onChange?.((up) => {
       if (up) return;
-      fail(new Error("vector store marked down"));
-      arm();
+      const err = new Error("vector store marked down");
+      for (const fail of [...this.waiting]) fail(err);
+    });
+  }
+
+  /**
+   * The query, or a rejection if the store is marked down first. Not Promise.race with one long-lived
+   * promise: every race would leave a reaction on it, holding its settled result (a soak grew the heap
+   * 138 -> 389 MB in 120 s that way).
+   */
+  private unlessStoreDown<T>(query: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const fail = (err: Error) => (this.waiting.delete(fail), reject(err));
+      this.waiting.add(fail);
+      query.then(
+        (value) => (this.waiting.delete(fail), resolve(value)),
+        (err: unknown) => (this.waiting.delete(fail), reject(err)),
+      );
     });
   }
 
@@ -226,7 +236,7 @@ export class ScriptureSearch {
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
     try {
-      const hits = await Promise.race([index.store.query(vector, DENSE_CANDIDATES), this.storeDown]);
+      const hits = await this.unlessStoreDown(index.store.query(vector, DENSE_CANDIDATES));
       return hits.flatMap((h) => {
         const i = index.positions.get(h.id);
         return i === undefined ? [] : [{ index: i, score: h.score }];
