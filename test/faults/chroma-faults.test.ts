@@ -1,4 +1,6 @@
 import { createServer, type Server } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../src/chroma/embedded.js";
 import { match, reply, type FakeProvider } from "../fakes/index.js";
@@ -146,4 +148,30 @@ describe("when the embedded Chroma hangs (alive but not answering) mid-run", () 
     expect(await status(`${s.url}/v1/scripture/search?q=the%20Good%20Samaritan`)).toBe(200);
     expect(rejections).toEqual([]);
   }, 90_000);
+
+  it("and what the store answered is not kept once the search is done (waiting on 'store down' leaks nothing per query)", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const store = (await s.services.search.indexed).store;
+    const original = store.query;
+    const answers: WeakRef<object>[] = [];
+    store.query = async (vector, n) => {
+      const hits = await original.call(store, vector, n);
+      answers.push(new WeakRef(hits));
+      return hits;
+    };
+    try {
+      for (const q of ["patience", "hope", "mercy", "grace", "faith", "love", "peace", "joy", "anger", "fear"]) {
+        expect(await status(`${s.url}/v1/scripture/search?q=${q}`)).toBe(200);
+      }
+    } finally {
+      store.query = original;
+    }
+    expect(answers.length).toBe(10);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      gc();
+    }
+    expect(answers.filter((a) => a.deref() !== undefined).length).toBeLessThanOrEqual(1);
+  }, 60_000);
 });
