@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../src/chroma/embedded.js";
 import { match, reply, type FakeProvider } from "../fakes/index.js";
 import { startService, type RunningService } from "../helpers/service.js";
@@ -119,13 +119,15 @@ describe("when the embedded Chroma is killed mid-run", () => {
 describe("when the embedded Chroma hangs (alive but not answering) mid-run", () => {
   let s: RunningService;
   let frozen: number | undefined;
+  beforeAll(async () => {
+    s = await startService({ chroma: "embedded" });
+  });
   afterAll(async () => {
     if (frozen) process.kill(frozen, "SIGCONT");
     await s?.close();
   });
 
   it("then a search already waiting on it is answered 503 search_unavailable once the store is marked down, not held until it wakes", async () => {
-    s = await startService({ chroma: "embedded" });
     expect(await status(`${s.url}/v1/scripture/search?q=patience`)).toBe(200);
     frozen = s.services.search.embedded()!.pid()!;
     process.kill(frozen, "SIGSTOP");
