@@ -22,13 +22,26 @@ export const upstreamError = (provider: string, cause?: unknown) =>
  * ("Incorrect API key provided: sk-abc...").
  */
 export function summary(err: unknown): { name: string; status?: number; code?: string } {
-  const e = (err ?? {}) as { name?: unknown; code?: unknown; constructor?: { name?: string } };
-  const code = typeof e.code === "string" && /^[\w.-]{1,64}$/.test(e.code) ? e.code : undefined;
+  const e = (err ?? {}) as { name?: unknown; constructor?: { name?: string } };
+  // The openai SDK's errors keep the name "Error"; their class names what failed (APIConnectionError).
+  const cls = e.constructor?.name;
+  const name = typeof e.name === "string" && !(e.name === "Error" && cls && cls !== "Error" && cls !== "Object") ? e.name : (cls ?? "unknown");
+  const code = codeOf(err);
   return {
-    name: typeof e.name === "string" ? e.name : (e.constructor?.name ?? "unknown"),
+    name,
     ...(statusOf(err) !== undefined ? { status: statusOf(err) } : {}),
     ...(code ? { code } : {}),
   };
+}
+
+/** The first error code along the cause chain ("ECONNRESET" under the SDK's connection error). */
+function codeOf(err: unknown): string | undefined {
+  let e = err as { code?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; depth < 4 && e && typeof e === "object"; depth++) {
+    if (typeof e.code === "string" && /^[\w.-]{1,64}$/.test(e.code)) return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
 }
 
 function statusOf(err: unknown): number | undefined {

@@ -1,6 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError } from "openai";
 import { describe, expect, it } from "vitest";
-import { toProviderError } from "../../graphs/chat/provider-errors.js";
+import { summary, toProviderError } from "../../graphs/chat/provider-errors.js";
 
 const call = { provider: "api.example.org", model: "gpt-4o-mini", timeoutMs: 500 };
 
@@ -13,5 +13,14 @@ describe("provider errors from the openai SDK", () => {
 
   it("when the connection fails otherwise, then it is an upstream error", () => {
     expect(toProviderError(new APIConnectionError({ message: "socket hang up" }), call).code).toBe("upstream_error");
+  });
+
+  it("when the log summarises a failed connection, then it names the SDK's error class and the socket's code under it", () => {
+    const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
+    expect(summary(new APIConnectionError({ message: "Connection error.", cause: reset }))).toEqual({ name: "APIConnectionError", code: "ECONNRESET" });
+    expect(summary(new APIConnectionTimeoutError())).toEqual({ name: "APIConnectionTimeoutError" });
+    expect(summary(new Error("plain"))).toEqual({ name: "Error" });
+    expect(summary(Object.assign(new TypeError("x"), { code: "bad code with spaces" }))).toEqual({ name: "TypeError" });
+    expect(summary(undefined)).toEqual({ name: "Object" });
   });
 });
