@@ -10,7 +10,6 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.provider.reset());
 
-const agentCalls = () => h.provider.chatRequests.filter((r) => (r.body.tools?.length ?? 0) > 0);
 const LONG =
   "Grace is the free favour of God toward people who have not earned it. Paul writes about it often in his letters. " +
   "In Romans 3:24 he says we are justified freely by grace. In Ephesians 2:8 he says it is by grace that we are saved through faith. " +
@@ -32,7 +31,7 @@ describe("the answer turn", () => {
     const out = await h.run("What is grace?", { skipPreflight: true, maxWords: 500 });
     expect(out).toMatchObject({ kind: "answer", content: LONG, finishReason: "stop" });
     expect(out.deltas.join("")).toBe(LONG);
-    expect(agentCalls()).toHaveLength(1);
+    expect(h.agentCalls()).toHaveLength(1);
   });
 
   it("when the answer turn follows a tool round, then its text streams as it comes, from the first word", async () => {
@@ -53,8 +52,8 @@ describe("the answer turn", () => {
     );
     const out = await h.run("What is grace?", { skipPreflight: true });
     expect(out.content).toBe("Grace is a gift, as Romans 3:24 and Ephesians 2:8 say.");
-    expect(agentCalls()).toHaveLength(3);
-    expect(JSON.stringify(agentCalls()[2]!.body.messages)).toMatch(/by grace you have been saved/i);
+    expect(h.agentCalls()).toHaveLength(3);
+    expect(JSON.stringify(h.agentCalls()[2]!.body.messages)).toMatch(/by grace you have been saved/i);
   });
 
   it("when the provider streams two sentences and then stalls, then the caller gets them before the timeout", async () => {
@@ -83,7 +82,7 @@ describe("the answer turn", () => {
     expect(out.content.split(/\s+/).length).toBeLessThanOrEqual(30);
     expect(out.deltas.join("")).toBe(expected);
     await h.provider.waitFor((p) => p.stats.abortedRequests === 1, 2_000);
-    expect(agentCalls()[0]!.aborted).toBe(true);
+    expect(h.agentCalls()[0]!.aborted).toBe(true);
     // The provider never reported usage for the aborted call; it is estimated, not dropped.
     expect(out.usage.completion_tokens).toBeGreaterThanOrEqual(Math.ceil(expected.length / 4));
     expect(out.usage.prompt_tokens).toBeGreaterThan(1_000);

@@ -1,7 +1,7 @@
 /** lookup_passage and the answer's links know the deuterocanon, through the graph with the fake provider. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ChatRequest, match, messageText, reply } from "../fakes/index.js";
-import { startHarness, type Harness } from "./harness.js";
+import { match, reply } from "../fakes/index.js";
+import { startHarness, toolResults, type Harness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,19 +10,12 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.provider.reset());
 
-const agentCalls = () => h.provider.chatRequests.filter((r) => (r.body.tools?.length ?? 0) > 0);
-const toolResults = (r: ChatRequest) => r.body.messages.filter((m) => m.role === "tool").map(messageText);
-
-function scriptToolTurn(name: string, args: unknown, answer = "Done.") {
-  h.provider.on(match.all(match.agent(), match.afterToolResult()), reply.text(answer));
-  h.provider.on(match.agent(), reply.toolCall(name, args));
-}
 
 describe("the deuterocanon in the agent", () => {
   it("when the agent looks up Sirach 2:1, then it gets the WEB's verse and the answer links it", async () => {
-    scriptToolTurn("lookup_passage", { reference: "Sirach 2:1" }, "Sirach 2:1 warns of testing; see also Wisdom 7:26.");
+    h.scriptToolTurn("lookup_passage", { reference: "Sirach 2:1" }, "Sirach 2:1 warns of testing; see also Wisdom 7:26.");
     const out = await h.run("What does Sirach 2:1 say?", { skipPreflight: true, convertLinks: true });
-    const [result] = toolResults(agentCalls()[1]!);
+    const [result] = toolResults(h.agentCalls()[1]!);
     expect(result).toContain("Sirach 2:1 (World English Bible, eng-web)");
     expect(result).toContain("1 My son, if you come to serve the Lord, prepare your soul for temptation.");
     expect(out).toMatchObject({ kind: "answer" });
@@ -32,27 +25,27 @@ describe("the deuterocanon in the agent", () => {
   });
 
   it("when the user reads the KJV, then 2 Maccabees 12:45 is read from eng-web and the model is told so", async () => {
-    scriptToolTurn("lookup_passage", { reference: "2 Maccabees 12:45" });
+    h.scriptToolTurn("lookup_passage", { reference: "2 Maccabees 12:45" });
     await h.run("What does 2 Maccabees 12:45 say?", { skipPreflight: true, bibleId: "eng-kjv" });
-    const [result] = toolResults(agentCalls()[1]!);
+    const [result] = toolResults(h.agentCalls()[1]!);
     expect(result).toMatch(/^\[2 Maccabees is not in the King James Version \(eng-kjv\).*read from the World English Bible \(eng-web\)/);
     expect(result).toContain("2 Maccabees 12:45 (World English Bible, eng-web):");
     expect(result).toContain("45 But if he was looking forward to an honorable memorial");
   });
 
   it("when the user reads the RV1909, then 1 Macabeos 2:1 comes from eng-web under its Spanish name", async () => {
-    scriptToolTurn("lookup_passage", { reference: "1 Macabeos 2:1" });
+    h.scriptToolTurn("lookup_passage", { reference: "1 Macabeos 2:1" });
     await h.run("¿Qué dice 1 Macabeos 2:1?", { skipPreflight: true, bibleId: "spa-rv1909" });
-    const [result] = toolResults(agentCalls()[1]!);
+    const [result] = toolResults(h.agentCalls()[1]!);
     expect(result).toContain("1 Maccabees is not in the Reina-Valera 1909 (spa-rv1909)");
     expect(result).toContain("1 Macabeos 2:1 (World English Bible, eng-web):");
     expect(result).toContain("1 In those days Mattathias");
   });
 
   it("when a book the module lacks is asked for, then the model is told it is not shipped", async () => {
-    scriptToolTurn("lookup_passage", { reference: "Susanna 1:42" });
+    h.scriptToolTurn("lookup_passage", { reference: "Susanna 1:42" });
     await h.run("What does Susanna 1:42 say?", { skipPreflight: true });
-    expect(toolResults(agentCalls()[1]!)[0]).toMatch(/Susanna.*not in any translation shipped here/);
+    expect(toolResults(h.agentCalls()[1]!)[0]).toMatch(/Susanna.*not in any translation shipped here/);
   });
 
   it("when an answer uses Wisdom and Judith as words, then they stay plain text", async () => {

@@ -6,7 +6,7 @@ import type { ChatDeps } from "../../graphs/chat/deps.js";
 import { buildChatRuntime, type ChatRuntimeParts } from "../../graphs/chat/runtime.js";
 import type { ChatOutcome, ChatRequestContext, ChatTurn } from "../../graphs/chat/contract.js";
 import { toHttpError } from "../../src/http/chat/errors.js";
-import { startFakeProvider, type FakeProvider } from "../fakes/index.js";
+import { match, messageText, reply, startFakeProvider, type ChatRequest, type FakeProvider } from "../fakes/index.js";
 
 export const KEY = "sk-graph-test-0123456789abcdef";
 
@@ -30,8 +30,15 @@ export interface Harness {
     /** `deltas`: an array that receives the streamed pieces, kept also when the run fails. */
     opts?: { signal?: AbortSignal; stream?: boolean; deltas?: string[] },
   ): Promise<ChatOutcome & { deltas: string[]; content: string }>;
+  /** The provider calls that offered tools: the agent's turns, preflight left out. */
+  agentCalls(): ChatRequest[];
+  /** The agent calls `name` with `args` in its first turn, then answers `answer` once it has the result. */
+  scriptToolTurn(name: string, args: unknown, answer?: string): void;
   close(): Promise<void>;
 }
+
+/** The tool results a provider call carried, as the model reads them. */
+export const toolResults = (r: ChatRequest): string[] => r.body.messages.filter((m) => m.role === "tool").map(messageText);
 
 export function context(overrides: Partial<ChatRequestContext> = {}): ChatRequestContext {
   return {
@@ -111,6 +118,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         .catch((err: unknown) => Promise.reject(toHttpError(err)));
       // Every outcome has some text; tests read it as content whatever the kind.
       return { ...outcome, deltas, content: outcome.kind === "rejected" ? outcome.message : outcome.content };
+    },
+    agentCalls: () => provider.chatRequests.filter((r) => (r.body.tools?.length ?? 0) > 0),
+    scriptToolTurn(name, args, answer = "Done.") {
+      provider.on(match.all(match.agent(), match.afterToolResult()), reply.text(answer));
+      provider.on(match.agent(), reply.toolCall(name, args));
     },
     close: () => provider.close(),
   };

@@ -11,7 +11,6 @@ afterAll(() => h.close());
 beforeEach(() => h.provider.reset());
 
 const structured = () => h.provider.chatRequests.filter((r) => r.body.response_format !== undefined);
-const agentCalls = () => h.provider.chatRequests.filter((r) => (r.body.tools?.length ?? 0) > 0);
 
 describe("preflight settled by rules", () => {
   it("when the user only says hello, then the greeting is canned and no provider call is made", async () => {
@@ -44,7 +43,7 @@ describe("preflight settled by rules", () => {
     const out = await h.run("John 3:16", { skipPreflight: false });
     expect(out.kind).toBe("answer");
     expect(structured()).toHaveLength(0);
-    expect(agentCalls().length).toBeGreaterThan(0);
+    expect(h.agentCalls().length).toBeGreaterThan(0);
   });
 
   it("when the message is one word that names nothing, then the incomplete-input reply is canned", async () => {
@@ -67,7 +66,7 @@ describe("preflight by the classifier model", () => {
     expect(content).toContain("/v1/theologies");
     expect(content).not.toMatch(/\{\{|\}\}/);
     expect(structured()).toHaveLength(1);
-    expect(agentCalls()).toHaveLength(0);
+    expect(h.agentCalls()).toHaveLength(0);
   });
 
   it("when the conversation has earlier turns, then the classifier sees them (bounded) before the message it classifies", async () => {
@@ -106,7 +105,7 @@ describe("preflight by the classifier model", () => {
     h.provider.on(match.structured(), reply.json({ category }));
     const out = await h.run("Escribe un ensayo sobre la bolsa de valores, por favor.");
     expect(out).toMatchObject({ kind: "rejected", category, message: h.deps.prompts.canned("content_filter", "es").body });
-    expect(agentCalls()).toHaveLength(0);
+    expect(h.agentCalls()).toHaveLength(0);
   });
 
   it.each(["biblical_question", "passage_request"] as const)("when the classifier says %s, then the agent answers", async (category) => {
@@ -116,7 +115,7 @@ describe("preflight by the classifier model", () => {
     expect(out).toMatchObject({ kind: "answer", content: "Forgiveness is central to the Gospel." });
     expect(structured()).toHaveLength(1);
     expect(structured()[0]!.body.model).toBe("gpt-4.1-mini");
-    expect(agentCalls()[0]!.body.model).toBe("gpt-4o-mini");
+    expect(h.agentCalls()[0]!.body.model).toBe("gpt-4o-mini");
   });
 
   it("when the classifier returns something that is not a category, then the question fails open to the agent", async () => {
@@ -137,7 +136,7 @@ describe("preflight by the classifier model", () => {
 });
 
 describe("preflight: people in distress", () => {
-  const systemOfAgent = () => String(agentCalls()[0]?.body.messages[0]?.content ?? "");
+  const systemOfAgent = () => String(h.agentCalls()[0]?.body.messages[0]?.content ?? "");
 
   it.each(["I want to die", "suicide", "Mi pastor abusó de mí cuando era niña"])(
     "when the message is %j, then it reaches the agent without a classifier call, with the crisis guidance and the care-first note",
@@ -183,6 +182,6 @@ describe("prompts:show prints what the provider receives", () => {
     h.provider.on(match.structured(), reply.json({ category: "biblical_question" }));
     await h.run(c.question, { theology: c.theology, profile: c.profile, bibleId: c.bibleId, skipPreflight: true, maxWords: 180 });
     const shown = showSystemPrompt(h.deps.prompts, { theology: c.theology, profile: c.profile, bibleId: c.bibleId, question: c.question, maxWords: 180 });
-    expect(agentCalls()[0]!.body.messages[0]!.content).toBe(shown.prompt);
+    expect(h.agentCalls()[0]!.body.messages[0]!.content).toBe(shown.prompt);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { startSearchService, type SearchService } from "../../src/scripture/search/service.js";
-import { type ChatRequest, match, messageText, reply } from "../fakes/index.js";
+import { type ChatRequest, messageText } from "../fakes/index.js";
 import { startHarness, type Harness } from "./harness.js";
 
 /** The agent's search tools against the real index on the run's shared Chroma (test/helpers/global-index.ts). */
@@ -21,43 +21,37 @@ afterAll(async () => {
 beforeEach(() => h.provider.reset());
 
 const toolResult = (r: ChatRequest) => messageText(r.body.messages.find((m) => m.role === "tool"));
-const agentCalls = () => h.provider.chatRequests.filter((r) => (r.body.tools?.length ?? 0) > 0);
-
-function scriptToolTurn(name: string, args: unknown) {
-  h.provider.on(match.all(match.agent(), match.afterToolResult()), reply.text("Done."));
-  h.provider.on(match.agent(), reply.toolCall(name, args));
-}
 
 describe("search tools on the real index", () => {
   it("when the agent searches by meaning, then it reads ranked chapters with references and clipped text", async () => {
-    scriptToolTurn("search_scripture", { query: "the Lord is my shepherd, I shall not want" });
+    h.scriptToolTurn("search_scripture", { query: "the Lord is my shepherd, I shall not want" });
     await h.run("Which psalm talks about God as a shepherd?", { skipPreflight: true });
-    const result = toolResult(agentCalls()[1]!);
+    const result = toolResult(h.agentCalls()[1]!);
     expect(result).toMatch(/^## Psalm 23 \(eng-web, relevance \d\.\d\d\)/m);
     expect(result).toContain("Yahweh is my shepherd");
     expect(result.length).toBeLessThanOrEqual(6_100);
   });
 
   it("when the agent searches for exact words, then it reads the verses that contain them", async () => {
-    scriptToolTurn("keyword_search", { query: "mustard seed", testament: "NT" });
+    h.scriptToolTurn("keyword_search", { query: "mustard seed", testament: "NT" });
     await h.run("Where does Jesus talk about a mustard seed?", { skipPreflight: true });
-    const result = toolResult(agentCalls()[1]!);
+    const result = toolResult(h.agentCalls()[1]!);
     expect(result).toMatch(/(Matthew|Mark|Luke) \d+:\d+/);
     expect(result.toLowerCase()).toContain("mustard seed");
     expect(result).not.toMatch(/Genesis|Psalm/);
   });
 
   it("when the search is restricted to a book by name, then only that book is searched", async () => {
-    scriptToolTurn("keyword_search", { query: "love", book: "1 Corinthians", limit: 5 });
+    h.scriptToolTurn("keyword_search", { query: "love", book: "1 Corinthians", limit: 5 });
     await h.run("What does 1 Corinthians say about love?", { skipPreflight: true });
-    const lines = toolResult(agentCalls()[1]!).split("\n");
+    const lines = toolResult(h.agentCalls()[1]!).split("\n");
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatch(/^1 Corinthians \d+:\d+/);
   });
 
   it("when the book is unknown, then the model is told so", async () => {
-    scriptToolTurn("search_scripture", { query: "love", book: "Hezekiah" });
+    h.scriptToolTurn("search_scripture", { query: "love", book: "Hezekiah" });
     await h.run("What does Hezekiah say about love?", { skipPreflight: true });
-    expect(toolResult(agentCalls()[1]!)).toMatch(/"Hezekiah" is not a book of the Bible/);
+    expect(toolResult(h.agentCalls()[1]!)).toMatch(/"Hezekiah" is not a book of the Bible/);
   });
 });

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_PROMPTS_DIR, loadPrompts } from "../../src/prompts/loader.js";
-import { type ChatRequest, match, messageText, reply } from "../fakes/index.js";
-import { startHarness, type Harness } from "./harness.js";
+import { match, reply } from "../fakes/index.js";
+import { startHarness, toolResults, type Harness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,8 +13,6 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.provider.reset());
 
-const agentCalls = () => h.provider.chatRequests.filter((r) => (r.body.tools?.length ?? 0) > 0);
-const toolResults = (r: ChatRequest) => r.body.messages.filter((m) => m.role === "tool").map(messageText);
 
 /**
  * The agent calls `name` first; once it has the result it answers with the result's line that
@@ -33,7 +31,7 @@ describe("word_study", () => {
   it("when the agent asks about 'love' in John 21:15, then agape and phileo come from the lexicon and reach the answer", async () => {
     scriptToolThenQuote(h, "word_study", { reference: "John 21:15", word: "love" }, /^G5368 /);
     const out = await h.run("What is the difference between agape and phileo in John 21?", { skipPreflight: true });
-    const [result] = toolResults(agentCalls()[1]!);
+    const [result] = toolResults(h.agentCalls()[1]!);
     expect(result).toMatch(/"love" in John 21:15 translates:/);
     expect(result).toMatch(/^G25 ἀγαπάω \(Greek; agapáō/m);
     expect(result).toMatch(/^G5368 φιλέω \(Greek; philéō/m);
@@ -54,7 +52,7 @@ describe("word_study", () => {
     h.provider.reset();
     scriptToolThenQuote(h, "word_study", { reference: "John 21:15", word: "zebra" }, /./);
     await h.run("zebra?", { skipPreflight: true });
-    expect(toolResults(agentCalls()[1]!)[0]).toMatch(/No tagged word "zebra" in John 21:15\. The KJV's tagged words there[\s\S]*love=G5368/);
+    expect(toolResults(h.agentCalls()[1]!)[0]).toMatch(/No tagged word "zebra" in John 21:15\. The KJV's tagged words there[\s\S]*love=G5368/);
   });
 });
 
@@ -62,7 +60,7 @@ describe("commentary", () => {
   it("when the agent asks about John 3:16, then Matthew Henry's comment reaches the answer, named with its tradition", async () => {
     scriptToolThenQuote(h, "commentary", { reference: "John 3:16" }, /on John 3:16:$/);
     const out = await h.run("What does Matthew Henry say on John 3:16?", { skipPreflight: true });
-    const [result] = toolResults(agentCalls()[1]!);
+    const [result] = toolResults(h.agentCalls()[1]!);
     expect(result).toMatch(/^Matthew Henry's Concise Commentary on the Whole Bible by Matthew Henry \(.*Reformed\/Puritan\) on John 3:16:/);
     expect(result).toMatch(/\[John 3:1-21\]\nNicodemus/);
     expect(result).toMatch(/name the commentary/);
@@ -72,11 +70,11 @@ describe("commentary", () => {
   it("when a psalm is asked, then Spurgeon comes first; Scofield when named, with its dispensationalist label", async () => {
     scriptToolThenQuote(h, "commentary", { reference: "Psalm 23:1" }, /Treasury/);
     await h.run("Psalm 23:1?", { skipPreflight: true });
-    expect(toolResults(agentCalls()[1]!)[0]).toMatch(/^The Treasury of David by Charles H\. Spurgeon[\s\S]*The Lord is my shepherd/);
+    expect(toolResults(h.agentCalls()[1]!)[0]).toMatch(/^The Treasury of David by Charles H\. Spurgeon[\s\S]*The Lord is my shepherd/);
     h.provider.reset();
     scriptToolThenQuote(h, "commentary", { reference: "John 3:16", commentary: "scofield" }, /Scofield/);
     const out = await h.run("Scofield on John 3:16?", { skipPreflight: true });
-    expect(toolResults(agentCalls()[1]!)[0]).toMatch(/^Scofield Reference Notes \(1917 edition\) by C\. I\. Scofield \(1917; Dispensationalist[\s\S]*perish/);
+    expect(toolResults(h.agentCalls()[1]!)[0]).toMatch(/^Scofield Reference Notes \(1917 edition\) by C\. I\. Scofield \(1917; Dispensationalist[\s\S]*perish/);
     expect(out.content).toMatch(/Dispensationalist/);
   });
 
@@ -109,7 +107,7 @@ describe("topics", () => {
   it("when the agent asks for the topic anger, then Nave's references reach the answer", async () => {
     scriptToolThenQuote(h, "topics", { topic: "anger" }, /^- General/);
     const out = await h.run("Where does the Bible talk about anger?", { skipPreflight: true });
-    const [result] = toolResults(agentCalls()[1]!);
+    const [result] = toolResults(h.agentCalls()[1]!);
     expect(result).toMatch(/^Nave's Topical Bible/);
     expect(result).toMatch(/^Anger \(\d+ references, first 25\):$/m);
     expect(out.content).toMatch(/^From the tool: - General scriptures concerning: Genesis 4:6; Genesis 49:7; 2 Chronicles 28:9/);
