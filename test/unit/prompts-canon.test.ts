@@ -1,40 +1,19 @@
 /** The theology front-matter field `canon:` (issue 14): read by the loader, validated, exposed to tools. */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadPrompts, PromptValidationError } from "../../src/prompts/loader.js";
+import { loadPrompts } from "../../src/prompts/loader.js";
+import { copyPromptFixture, editPromptFile, promptProblems, removePromptFixtures } from "../helpers/prompt-fixture.js";
 import { theologyCanon } from "../../src/prompts/registry.js";
 import { booksInCanon } from "../../src/scripture/books.js";
 
 const ROOT = join(import.meta.dirname, "../..");
-const FIXTURE = join(import.meta.dirname, "../fixtures/prompts/minimal");
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(removePromptFixtures);
 
 function fixtureWith(rel: string, from: string, to: string): string {
-  const base = mkdtempSync(join(tmpdir(), "prompts-canon-"));
-  temps.push(base);
-  const dir = join(base, "prompts");
-  cpSync(FIXTURE, dir, { recursive: true });
-  const file = join(dir, rel);
-  const text = readFileSync(file, "utf8");
-  if (!text.includes(from)) throw new Error(`test setup: ${from} not in ${rel}`);
-  writeFileSync(file, text.replace(from, to));
+  const dir = copyPromptFixture();
+  editPromptFile(dir, rel, from, to);
   return dir;
-}
-
-function problems(dir: string): string {
-  try {
-    loadPrompts(dir);
-  } catch (err) {
-    expect(err).toBeInstanceOf(PromptValidationError);
-    return (err as Error).message;
-  }
-  throw new Error("expected loadPrompts to throw");
 }
 
 describe("the canon of a theology", () => {
@@ -57,12 +36,12 @@ describe("the canon of a theology", () => {
 
   it("rejects an unknown canon with the file and line", () => {
     const dir = fixtureWith("theologies/beta.md", 'version: "t1"\n', 'version: "t1"\ncanon: mormon\n');
-    expect(problems(dir)).toContain(`theologies/beta.md:6: front matter field "canon" must be one of protestant, catholic, orthodox`);
+    expect(promptProblems(dir)).toContain(`theologies/beta.md:6: front matter field "canon" must be one of protestant, catholic, orthodox`);
   });
 
   it("rejects canon in a profile, which has no canon", () => {
     const dir = fixtureWith("profiles/reader.md", "---\n", "---\ncanon: catholic\n");
-    expect(problems(dir)).toMatch(/profiles\/reader\.md:2: .*canon/);
+    expect(promptProblems(dir)).toMatch(/profiles\/reader\.md:2: .*canon/);
   });
 
   it("npm run prompts:check passes on the shipped prompts and fails on a bad canon", () => {

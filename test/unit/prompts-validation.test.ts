@@ -1,72 +1,41 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadPrompts, PromptValidationError } from "../../src/prompts/loader.js";
+import { copyPromptFixture, editPromptFile, promptProblems, removePromptFixtures } from "../helpers/prompt-fixture.js";
 
-const FIXTURE = join(import.meta.dirname, "../fixtures/prompts/minimal");
-const temps: string[] = [];
-
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function copyFixture(): string {
-  const base = mkdtempSync(join(tmpdir(), "prompts-"));
-  temps.push(base);
-  const dir = join(base, "prompts");
-  cpSync(FIXTURE, dir, { recursive: true });
-  return dir;
-}
-
-function edit(dir: string, rel: string, from: string | RegExp, to: string): void {
-  const file = join(dir, rel);
-  const text = readFileSync(file, "utf8");
-  const next = text.replace(from, to);
-  if (next === text) throw new Error(`test setup: ${String(from)} not found in ${rel}`);
-  writeFileSync(file, next);
-}
-
-function problemsOf(dir: string): string {
-  try {
-    loadPrompts(dir);
-  } catch (err) {
-    expect(err).toBeInstanceOf(PromptValidationError);
-    return (err as Error).message;
-  }
-  throw new Error("expected loadPrompts to throw");
-}
+afterEach(removePromptFixtures);
 
 // Each case breaks one thing in a valid prompt folder; the expected text is `relative-path:line: message start`.
 const cases: { when: string; breakIt: (dir: string) => void; expected: string[] }[] = [
   {
     when: "a placeholder is not in the known list",
-    breakIt: (d) => edit(d, "theologies/beta.md", "{{theology_name}}", "{{theology_nam}}"),
+    breakIt: (d) => editPromptFile(d, "theologies/beta.md", "{{theology_name}}", "{{theology_nam}}"),
     expected: ["theologies/beta.md:10: unknown placeholder {{theology_nam}}"],
   },
   {
     when: "a canned reply uses a placeholder only core prompts may use",
-    breakIt: (d) => edit(d, "canned/greeting.en.md", "Canned", "{{language}} Canned"),
+    breakIt: (d) => editPromptFile(d, "canned/greeting.en.md", "Canned", "{{language}} Canned"),
     expected: ["canned/greeting.en.md:6: placeholder {{language}} is not available in canned files"],
   },
   {
     when: "a placeholder is malformed",
-    breakIt: (d) => edit(d, "profiles/reader.md", "{{profile_name}}", "{{ profile name }} and {{max_words"),
+    breakIt: (d) => editPromptFile(d, "profiles/reader.md", "{{profile_name}}", "{{ profile name }} and {{max_words"),
     expected: ["profiles/reader.md:11: malformed placeholder {{ profile name }}", "profiles/reader.md:11: malformed placeholder {{:"],
   },
   {
     when: "a partial is included by a path that tries to leave the folder",
-    breakIt: (d) => edit(d, "guardrails.md", "{{> care}}", "{{> ../../etc/passwd}}"),
+    breakIt: (d) => editPromptFile(d, "guardrails.md", "{{> care}}", "{{> ../../etc/passwd}}"),
     expected: ["guardrails.md:8: malformed placeholder {{> ../../etc/passwd}}"],
   },
   {
     when: "an included partial does not exist",
-    breakIt: (d) => edit(d, "guardrails.md", "{{> care}}", "{{> kindness}}"),
+    breakIt: (d) => editPromptFile(d, "guardrails.md", "{{> care}}", "{{> kindness}}"),
     expected: ["guardrails.md:8: unknown partial {{> kindness}}"],
   },
   {
     when: "a partial includes another partial",
-    breakIt: (d) => edit(d, "_partials/care.md", "Care", "{{> care}} Care"),
+    breakIt: (d) => editPromptFile(d, "_partials/care.md", "Care", "{{> care}} Care"),
     expected: ["_partials/care.md:6: a partial cannot include another partial"],
   },
   {
@@ -76,25 +45,25 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
   },
   {
     when: "the slug does not match the file name",
-    breakIt: (d) => edit(d, "theologies/alpha.md", "slug: alpha", "slug: alfa"),
+    breakIt: (d) => editPromptFile(d, "theologies/alpha.md", "slug: alpha", "slug: alfa"),
     expected: ['theologies/alpha.md:2: slug "alfa" does not match the file name "alpha.md"'],
   },
   {
     when: "no theology is the default",
-    breakIt: (d) => edit(d, "theologies/alpha.md", "is_default: true", "is_default: false"),
+    breakIt: (d) => editPromptFile(d, "theologies/alpha.md", "is_default: true", "is_default: false"),
     expected: ["theologies:1: no default theology"],
   },
   {
     when: "a second profile claims to be the default",
-    breakIt: (d) => edit(d, "profiles/expert.md", "is_default: false", "is_default: true"),
+    breakIt: (d) => editPromptFile(d, "profiles/expert.md", "is_default: false", "is_default: true"),
     expected: ["profiles/reader.md:6: second default profile"],
   },
   {
     when: "front matter fields have the wrong types",
     breakIt: (d) => {
-      edit(d, "profiles/expert.md", "experience_level: 5", 'experience_level: "high"');
-      edit(d, "profiles/reader.md", "is_default: true", "is_default: yes");
-      edit(d, "theologies/beta.md", 'version: "t1"', "version: 1.5");
+      editPromptFile(d, "profiles/expert.md", "experience_level: 5", 'experience_level: "high"');
+      editPromptFile(d, "profiles/reader.md", "is_default: true", "is_default: yes");
+      editPromptFile(d, "theologies/beta.md", 'version: "t1"', "version: 1.5");
     },
     expected: [
       'profiles/expert.md:7: front matter field "experience_level" must be an integer',
@@ -104,17 +73,17 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
   },
   {
     when: "experience_level is outside 0..5",
-    breakIt: (d) => edit(d, "profiles/expert.md", "experience_level: 5", "experience_level: 7"),
+    breakIt: (d) => editPromptFile(d, "profiles/expert.md", "experience_level: 5", "experience_level: 7"),
     expected: ['profiles/expert.md:7: front matter field "experience_level" must be from 0 to 5'],
   },
   {
     when: "a required field is missing and an unknown one is present",
-    breakIt: (d) => edit(d, "theologies/beta.md", "name: Beta", "colour: blue"),
+    breakIt: (d) => editPromptFile(d, "theologies/beta.md", "name: Beta", "colour: blue"),
     expected: ['theologies/beta.md:3: unknown front matter field "colour"', 'theologies/beta.md:2: front matter field "name" is missing'],
   },
   {
     when: "the front matter is not valid YAML",
-    breakIt: (d) => edit(d, "theologies/beta.md", "name: Beta", "name: [Beta"),
+    breakIt: (d) => editPromptFile(d, "theologies/beta.md", "name: Beta", "name: [Beta"),
     expected: ["theologies/beta.md:4: front matter is not valid YAML"],
   },
   {
@@ -124,17 +93,17 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
   },
   {
     when: "the body has no Controls line",
-    breakIt: (d) => edit(d, "theologies/beta.md", /> Controls: .*\n/, ""),
+    breakIt: (d) => editPromptFile(d, "theologies/beta.md", /> Controls: .*\n/, ""),
     expected: ['theologies/beta.md:9: body must open with a "> Controls: ..." line'],
   },
   {
     when: "the body is empty",
-    breakIt: (d) => edit(d, "profiles/expert.md", /Write for .*\n/, ""),
+    breakIt: (d) => editPromptFile(d, "profiles/expert.md", /Write for .*\n/, ""),
     expected: ["profiles/expert.md:9: body is empty"],
   },
   {
     when: "a file is larger than the limit",
-    breakIt: (d) => edit(d, "theologies/beta.md", "You speak", `${"Long text. ".repeat(2000)}\nYou speak`),
+    breakIt: (d) => editPromptFile(d, "theologies/beta.md", "You speak", `${"Long text. ".repeat(2000)}\nYou speak`),
     expected: ["theologies/beta.md:1: file is 22"],
   },
   {
@@ -164,37 +133,37 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
 
 describe("loadPrompts validation", () => {
   it("when the folder is valid, then it loads without problems", () => {
-    const registry = loadPrompts(copyFixture());
+    const registry = loadPrompts(copyPromptFixture());
     expect(registry.theologies.map((t) => t.slug)).toEqual(["alpha", "beta"]);
   });
 
   for (const c of cases) {
     it(`when ${c.when}, then the error names file and line`, () => {
-      const dir = copyFixture();
+      const dir = copyPromptFixture();
       c.breakIt(dir);
-      const message = problemsOf(dir);
+      const message = promptProblems(dir);
       for (const expected of c.expected) expect(message).toContain(`${dir}/${expected}`);
     });
   }
 
   it("when a symlink points outside the folder, then it is reported and never read", () => {
-    const dir = copyFixture();
+    const dir = copyPromptFixture();
     const outside = join(dir, "..", "secret.md");
     writeFileSync(outside, readFileSync(join(dir, "theologies/beta.md"), "utf8").replace("beta", "secret"));
     symlinkSync(outside, join(dir, "theologies/secret.md"));
-    expect(problemsOf(dir)).toContain(`${dir}/theologies/secret.md:1: symlink points outside the prompts directory`);
+    expect(promptProblems(dir)).toContain(`${dir}/theologies/secret.md:1: symlink points outside the prompts directory`);
   });
 
   it("when a symlink stays inside the folder, then it loads like a file", () => {
-    const dir = copyFixture();
+    const dir = copyPromptFixture();
     symlinkSync(join(dir, "_partials/care.md"), join(dir, "_partials/care-link.md"));
     expect(loadPrompts(dir).partials.map((p) => p.slug).sort()).toEqual(["care", "care-link"]);
   });
 
   it("when several files are broken, then every problem is listed, not only the first", () => {
-    const dir = copyFixture();
-    edit(dir, "theologies/beta.md", "{{theology_name}}", "{{nope}}");
-    edit(dir, "profiles/expert.md", "experience_level: 5", "experience_level: -1");
+    const dir = copyPromptFixture();
+    editPromptFile(dir, "theologies/beta.md", "{{theology_name}}", "{{nope}}");
+    editPromptFile(dir, "profiles/expert.md", "experience_level: 5", "experience_level: -1");
     unlinkSync(join(dir, "canned/content_filter.es.md"));
     try {
       loadPrompts(dir);
