@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-import { BOOKS, findBook } from "../src/scripture/books.js";
+import { BOOKS } from "../src/scripture/books.js";
 import { COMMENTARIES } from "../src/study/commentaries.js";
 import type { LexiconFileEntry } from "../src/study/lexicon.js";
-import { parseImp } from "./export-sword.js";
+import { parseImp, verseKey } from "./imp.js";
 import { exportCommentary } from "./study-commentary.js";
 import { parseLexicon } from "./study-lexicon.js";
 import { tagSegments, verseNotes, type Segment } from "./study-markup.js";
@@ -50,20 +50,6 @@ export function mod2imp(module: string, swordPath?: string): string {
     stdio: ["ignore", "pipe", "ignore"],
     ...(swordPath ? { env: { ...process.env, SWORD_PATH: swordPath } } : {}),
   });
-}
-
-export interface VerseKey {
-  book: string;
-  chapter: number;
-  verse: number;
-}
-
-export function verseKey(key: string): VerseKey | undefined {
-  const match = /^(.+) (\d+):(\d+)$/.exec(key);
-  if (match === null) return undefined;
-  const book = findBook(match[1] ?? "");
-  if (book === undefined) return undefined;
-  return { book: book.id, chapter: Number(match[2]), verse: Number(match[3]) };
 }
 
 interface Occurrences {

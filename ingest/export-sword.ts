@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ALL_BOOKS, BOOKS, bookById, findBook } from "../src/scripture/books.js";
 import { findTranslation } from "../src/scripture/translations.js";
+import { parseImp } from "./imp.js";
 
 /** One chapter: index 0 is the superscription (or null), index v is verse v ("" when the module has none). */
 export type ChapterData = [string | null, ...string[]];
@@ -179,23 +180,6 @@ function layoutMarks(body: string, text: string): LayoutMark[] {
     marks.push([text.length - rest.length, layoutCode(match[0])]);
   }
   return marks;
-}
-
-interface ImpEntry {
-  key: string;
-  body: string;
-}
-
-/** Splits `mod2imp` output into `$$$key` entries. */
-export function parseImp(imp: string): ImpEntry[] {
-  const entries: ImpEntry[] = [];
-  for (const chunk of imp.split(/^\$\$\$/m).slice(1)) {
-    const newline = chunk.indexOf("\n");
-    const key = (newline < 0 ? chunk : chunk.slice(0, newline)).trim();
-    const body = newline < 0 ? "" : chunk.slice(newline + 1);
-    entries.push({ key, body });
-  }
-  return entries;
 }
 
 export interface ExportStats {

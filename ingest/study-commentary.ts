@@ -5,8 +5,7 @@
  * starts a new section, so an entry that holds a whole chapter is split verse by verse.
  */
 import { bookById, verseCount } from "../src/scripture/books.js";
-import { parseImp } from "./export-sword.js";
-import { verseKey } from "./export-study.js";
+import { parseImp, verseKey } from "./imp.js";
 import { plainParagraphs } from "./study-markup.js";
 
 /** [chapter, verseStart, verseEnd, title, text]; verse 0 means the whole chapter. */

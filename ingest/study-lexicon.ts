@@ -2,7 +2,7 @@
  * Strong's Greek (`StrongsGreek`, TEI) and Hebrew (`StrongsHebrew`, Grebner's "Real Hebrew") entries as
  * plain fields. The two modules mark entries up differently; both end up in LexiconFileEntry.
  */
-import { parseImp } from "./export-sword.js";
+import { parseImp } from "./imp.js";
 import { plainLine } from "./study-markup.js";
 import type { LexiconFileEntry } from "../src/study/lexicon.js";
 import { normalizeStrongId } from "../src/study/strong-ids.js";

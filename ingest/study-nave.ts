@@ -4,7 +4,7 @@
  * Abel"), plus the topics it points to ("See HATRED").
  */
 import { findBook } from "../src/scripture/books.js";
-import { parseImp } from "./export-sword.js";
+import { parseImp } from "./imp.js";
 import { plainLine } from "./study-markup.js";
 
 export interface NaveTopicRow {

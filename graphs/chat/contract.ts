@@ -3,9 +3,10 @@ import { bookById, findBook, verseCount } from "../../src/scripture/books.js";
 import { DEFAULT_TRANSLATION_ID, translationIds } from "../../src/scripture/translations.js";
 import type { Citation } from "../../src/scripture/quotes/index.js";
 import { ChatError } from "./errors.js";
-import { DEFAULT_PROVIDER, providerTable, type ProviderSpec, type ProviderTable } from "./providers.js";
+import { type ApiKeyRule, DEFAULT_API_KEY_PREFIXES, DEFAULT_PROVIDER, providerTable, type ProviderSpec, type ProviderTable } from "./providers.js";
 
-export type { Citation };
+export type { ApiKeyRule, Citation };
+export { DEFAULT_API_KEY_PREFIXES };
 
 /** Quotations of scripture in one answer, by outcome (docs/grounding.md). */
 export interface QuoteCounts {
@@ -205,15 +206,6 @@ export function modelFields(
   if (route.provider.name === DEFAULT_PROVIDER) return { model, preflightModel: defaultPreflightModel };
   return { model, preflightModel: route.provider.preflightModel ?? route.model, provider: { name: route.provider.name, model: route.model } };
 }
-
-/**
- * The shape a caller's key must have: the prefixes it may start with, or "any" non-empty key. The
- * spec's rule is `sk-` (OpenAI's keys). An operator whose provider issues other keys (Groq's `gsk_`, a
- * local server that takes any) widens it with API_KEY_PREFIXES (src/config.ts reads it): the check only
- * turns away keys that cannot be right before the provider is asked; the provider judges the key.
- */
-export type ApiKeyRule = readonly string[] | "any";
-export const DEFAULT_API_KEY_PREFIXES: ApiKeyRule = ["sk-"];
 
 /** The API key rule: present, and shaped like a provider key. Messages never echo the key. */
 export function checkApiKey(key: string | undefined, rule: ApiKeyRule = DEFAULT_API_KEY_PREFIXES, provider?: string): string {

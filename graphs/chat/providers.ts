@@ -1,11 +1,20 @@
-import type { ApiKeyRule } from "./contract.js";
-
 /**
  * The model providers one deployment speaks to, and the one rule that picks a provider for a request:
  * a model named `<name>/<model>` with a configured `<name>` goes to that provider as `<model>`; any other
  * model name goes whole to the default provider (OPENAI_BASE_URL), so `openai/gpt-4o` still reaches an
  * OpenRouter default unchanged. Only configuration names base URLs: no request field can add one.
  */
+
+/**
+ * The shape a caller's key must have: the prefixes it may start with, or "any" non-empty key. The
+ * spec's rule is `sk-` (OpenAI's keys). An operator whose provider issues other keys (Groq's `gsk_`, a
+ * local server that takes any) widens it with API_KEY_PREFIXES (src/config.ts reads it). The request
+ * contract's checkApiKey (contract.ts) applies it: it only turns away keys that cannot be right before
+ * the provider is asked; the provider judges the key. It lives here, below the contract, because each
+ * provider carries its own rule.
+ */
+export type ApiKeyRule = readonly string[] | "any";
+export const DEFAULT_API_KEY_PREFIXES: ApiKeyRule = ["sk-"];
 
 /** The default provider's name in logs, metrics and the route: the one behind OPENAI_BASE_URL. */
 export const DEFAULT_PROVIDER = "default";
