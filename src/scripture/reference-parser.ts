@@ -155,17 +155,21 @@ const BY_OSIS = new Map<string, Book>([
 // "Mar 3 veces"): with a verse they are references, with a chapter alone they are prose.
 // So are the deuterocanon's names that are words or names of people ("Wisdom 7 ways", "Judith 3 times",
 // "Tobit", "Baruch", "Sir 2"): "Wisdom 7:26" links, "Wisdom 7" does not.
+// Nave's two-letter forms that are words or names ("So 2", "La 3", "Re 5", "Joe 2") count with a verse only too.
 const WORD_ABBREVIATIONS = new Set(["is", "am", "mi", "os", "sal", "mar", "mal", "act", "song", "pro",
+  "le", "es", "so", "la", "da", "ho", "joe", "na", "re",
   "wisdom", "wis", "sabiduria", "sab", "judith", "judit", "jdt", "tobit", "tobias", "tob", "baruch", "baruc", "bar", "ba", "sir"]);
 
 // Short abbreviations that are no everyday word ("Ge 34", "Ex 8", "Ro 12", "Hab 1") link with a chapter
-// alone when written as abbreviations are, capital then lowercase: "AC 26" is not Acts 26.
-const TITLE_CASE = /^\p{Lu}\p{Ll}{1,2}\.?$/u;
+// alone when written as abbreviations are, capital then lowercase, with the book's number glued on as
+// study tools and Nave's write it ("1Ch 22", "2Pe 3"): "AC 26" and "1CO 12" are not references.
+const TITLE_CASE = /^[1-4]?\p{Lu}\p{Ll}{1,2}\.?$/u;
 
 // Dashes the parser does not read as ranges, swapped one for one so offsets stay put.
 const ODD_DASHES = /[\u2010\u2011\u2012\u2212\uFE63\uFF0D]/g;
 
-const ORDINAL_SUFFIX = /^([1234])(?:a|ª|ra|ro|o|º|er|da|do|st|nd|rd|th|to)\.?(?=\s|$)/i;
+// A suffix is an ordinal only before the book's name: "2Th" alone is Thessalonians, not "2th".
+const ORDINAL_SUFFIX = /^([1234])(?:a|ª|ra|ro|o|º|er|da|do|st|nd|rd|th|to)\.?(?=\s)/i;
 const ORDINAL_BEFORE = /(?:^|[^\p{L}\p{N}])(?:[123](?:a|ª|ra|ro|o|º|er|da|do|st|nd|rd)?\.?|I{1,3}|[Pp]rimer[oa]?|[Ss]egund[oa]|[Tt]ercer[oa]?|First|Second|Third)\s+(?:de\s+)?$/u;
 
 const BANNED_MESSAGES = ["start_chapter_not_exist", "start_verse_not_exist", "end_chapter_not_exist", "end_verse_not_exist",

@@ -141,13 +141,15 @@ function plainWordAt(text: string, from: number, final: boolean): "yes" | "no" |
 }
 
 // After ", " "; " or " and ", a book name starts a new reference: "John 3:16, Romans 8:28" is two
-// segments, so a list of references is released one by one while it streams.
+// segments, so a list of references is released one by one while it streams. So it does after "to"
+// or "through": "from Ge 37 to Ge 50" names two chapters (the parser would read one range, which a
+// range in words is not).
 function listedAt(text: string, from: number, at: number): boolean {
   let k = at - 1;
   while (k >= from && /\s/.test(text[k] as string)) k--;
   if (k < from) return false;
   if (",;&".includes(text[k] as string)) return true;
-  return /(?:^|[^\p{L}\p{M}\p{N}])(?:and|y)$/u.test(text.slice(Math.max(from, k - 4), k + 1));
+  return /(?:^|[^\p{L}\p{M}\p{N}])(?:and|y|to|through|thru)$/u.test(text.slice(Math.max(from, k - 8), k + 1));
 }
 
 function bookAt(text: string, at: number, final: boolean): "yes" | "no" | "unknown" {

@@ -147,6 +147,21 @@ describe("createLinkStream", () => {
     expect(stream.push("John 3:16 ]")).toBe("[John 3:16](/read/JHN/3?verse=16) ]");
   });
 
+  it("when a compact abbreviation arrives split across chunks, then it is linked as when whole", () => {
+    const text = "Under \"Immortality\": 2Th 2:16; David in 1Ch 22, from Ge 37 to Ge 50. Not 2Pe, not `1Co 12`.";
+    const expected =
+      "Under \"Immortality\": [2Th 2:16](/read/2TH/2?verse=16); David in [1Ch 22](/read/1CH/22), " +
+      "from [Ge 37](/read/GEN/37) to [Ge 50](/read/GEN/50). Not 2Pe, not `1Co 12`.";
+    expect(convertLinks(text)).toBe(expected);
+    for (const size of [1, 2, 3, 5, 7]) {
+      const chunks = text.match(new RegExp(`[^]{1,${size}}`, "g")) ?? [];
+      expect(streamed(chunks).out, `chunks of ${size}`).toBe(expected);
+    }
+    expect(streamed(["David in 1", "Ch 2", "2, from G", "e 37 t", "o Ge 5", "0."]).out).toBe(
+      "David in [1Ch 22](/read/1CH/22), from [Ge 37](/read/GEN/37) to [Ge 50](/read/GEN/50).",
+    );
+  });
+
   it("when the answer ends inside a reference, then flush links it", () => {
     const stream = createLinkStream();
     expect(stream.push("The end is Revelation 22:2")).toBe("The end is ");
