@@ -37,8 +37,9 @@ export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prom
     apiKey: c.apiKey ?? deps.studioApiKey ?? "",
     model: c.model ?? deps.defaultModel,
     preflightModel: c.preflightModel ?? routed?.preflightModel ?? deps.preflightModel,
-    theology: c.theology ?? deps.prompts.defaultTheology.slug,
-    profile: c.profile ?? deps.prompts.defaultProfile.slug,
+    // A slug in another case ("Reformed") becomes the prompt's own; an unknown one stays for checkContext to refuse.
+    theology: c.theology === undefined ? deps.prompts.defaultTheology.slug : (deps.catalog?.theologySlug(c.theology) ?? c.theology),
+    profile: c.profile === undefined ? deps.prompts.defaultProfile.slug : (deps.catalog?.profileSlug(c.profile) ?? c.profile),
     bibleId: c.bibleId ?? DEFAULT_BIBLE_ID,
     maxWords: c.maxWords ?? DEFAULT_MAX_WORDS,
     convertLinks: c.convertLinks ?? true,

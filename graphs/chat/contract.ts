@@ -147,8 +147,9 @@ export interface RunChatOptions {
 export interface RequestCatalog {
   defaultTheology: string;
   defaultProfile: string;
-  isTheology(slug: string): boolean;
-  isProfile(slug: string): boolean;
+  /** The canonical slug for what the caller sent (see sameSlug), or undefined when there is none. */
+  theologySlug(given: string): string | undefined;
+  profileSlug(given: string): string | undefined;
   bibleIds(): string[];
   /** Canonical USFM id for what the caller sent, or undefined when no such book exists. */
   bookId(given: string): string | undefined;
@@ -165,7 +166,7 @@ export interface RequestCatalog {
  * the shipped translations (books.ts), so a verse valid in one is accepted for all.
  */
 export function requestCatalog(
-  prompts: Pick<PromptRegistry, "defaultTheology" | "defaultProfile" | "theology" | "profile" | "versions">,
+  prompts: Pick<PromptRegistry, "defaultTheology" | "defaultProfile" | "theologies" | "profiles" | "versions">,
   providers: ProviderTable | ApiKeyRule = DEFAULT_API_KEY_PREFIXES,
 ): RequestCatalog {
   const table = isProviderTable(providers)
@@ -176,8 +177,8 @@ export function requestCatalog(
     providers: table,
     defaultTheology: prompts.defaultTheology.slug,
     defaultProfile: prompts.defaultProfile.slug,
-    isTheology: (slug) => prompts.theology(slug) !== undefined,
-    isProfile: (slug) => prompts.profile(slug) !== undefined,
+    theologySlug: (given) => prompts.theologies.find((doc) => sameSlug(doc.slug, given))?.slug,
+    profileSlug: (given) => prompts.profiles.find((doc) => sameSlug(doc.slug, given))?.slug,
     promptVersions: (theology, profile) => prompts.versions(theology, profile),
     bibleIds: translationIds,
     bookId: (given) => (bookById(given) ?? findBook(given))?.id,
@@ -229,12 +230,26 @@ export function checkBibleId(bibleId: string, catalog: Pick<RequestCatalog, "bib
   }
 }
 
-export function checkTheology(slug: string, catalog: Pick<RequestCatalog, "isTheology">, param = "theology"): void {
-  if (!catalog.isTheology(slug)) throw new ChatError("invalid_parameter", `Unknown theology '${slug}'. See GET /v1/theologies for valid options.`, { param });
+/**
+ * Theology and profile slugs match without regard to case, as book_id does ("Reformed" is `reformed`);
+ * the prompt file's slug is the canonical spelling that responses, headers and listings use.
+ */
+export function sameSlug(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }
 
-export function checkProfile(slug: string, catalog: Pick<RequestCatalog, "isProfile">, param = "profile"): void {
-  if (!catalog.isProfile(slug)) throw new ChatError("invalid_parameter", `Unknown profile '${slug}'. See GET /v1/profiles for valid options.`, { param });
+/** A known theology: returns its canonical slug. */
+export function checkTheology(slug: string, catalog: Pick<RequestCatalog, "theologySlug">, param = "theology"): string {
+  const canonical = catalog.theologySlug(slug);
+  if (canonical === undefined) throw new ChatError("invalid_parameter", `Unknown theology '${slug}'. See GET /v1/theologies for valid options.`, { param });
+  return canonical;
+}
+
+/** A known profile: returns its canonical slug. */
+export function checkProfile(slug: string, catalog: Pick<RequestCatalog, "profileSlug">, param = "profile"): string {
+  const canonical = catalog.profileSlug(slug);
+  if (canonical === undefined) throw new ChatError("invalid_parameter", `Unknown profile '${slug}'. See GET /v1/profiles for valid options.`, { param });
+  return canonical;
 }
 
 /** The scripture context: a known book, an existing chapter and verses; returns it in canonical form. */
@@ -269,7 +284,8 @@ export function checkTurns(turns: readonly { role: string }[]): void {
 
 /**
  * Every check on a complete request context, for entries other than the HTTP adapter (which runs the
- * same checks one by one, in the order the spec gives its errors).
+ * same checks one by one, in the order the spec gives its errors). resolveContext has already put the
+ * slugs in canonical form.
  */
 export function checkContext(ctx: ChatRequestContext, catalog: RequestCatalog): void {
   const route = ctx.provider ? catalog.providers.byName(ctx.provider.name) : catalog.providers.default;

@@ -82,6 +82,21 @@ describe("chat completions: what the graph is given", () => {
   });
 
   it.each([
+    [{ theology: "Reformed", profile: "Deep_Study" }, "reformed", "deep_study"],
+    [{ theology_slug: "CATHOLIC", profile_slug: "new_believer" }, "catholic", "new_believer"],
+    [{ theology: "Lutheran", theology_slug: "lutheran" }, "lutheran", "universal_explorer"],
+  ])("when slugs come in another case (%j), then they are accepted and the graph gets the canonical slugs", async (body, theology, profile) => {
+    expect((await ctxFor(body)).ctx).toMatchObject({ theology, profile });
+  });
+
+  it("when a slug comes in another case and the answer streams, then X-Prompt-Versions names the canonical slugs", async () => {
+    const raw = await h.post({ messages: ask(), theology: "Reformed", profile: "SCHOLAR", stream: true });
+    await raw.text();
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get("x-prompt-versions")).toMatch(/theology:reformed@.*profile:scholar@/);
+  });
+
+  it.each([
     [{ disable_scripture_links: true }, {}, false],
     [{ convert_scripture_links: false }, {}, false],
     [{ convert_scripture_links: true, disable_scripture_links: false }, {}, true],

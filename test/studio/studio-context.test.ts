@@ -27,6 +27,12 @@ describe("Studio run context", () => {
     expect(ctx).toMatchObject({ apiKey: "", theology: "default", profile: "universal_explorer", bibleId: "eng-web", maxWords: 300, convertLinks: true });
   });
 
+  it("when Studio sends slugs in another case, then every node reads the canonical slugs", () => {
+    const ctx = resolveContext({ context: { theology: "Reformed", profile: "Deep_Study" } }, studioRuntime().deps);
+    expect(ctx).toMatchObject({ theology: "reformed", profile: "deep_study" });
+    expect(resolveContext({ context: { theology: "Gnostic" } }, studioRuntime().deps).theology).toBe("Gnostic");
+  });
+
   it("when the configuration is loaded, then STUDIO_API_KEY becomes studioApiKey and is absent by default", () => {
     expect(loadConfig({ STUDIO_API_KEY: "sk-x" }).studioApiKey).toBe("sk-x");
     expect(loadConfig({}).studioApiKey).toBeUndefined();

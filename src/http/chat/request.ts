@@ -4,6 +4,7 @@ import {
   checkPassage,
   checkProfile,
   checkTheology,
+  sameSlug,
   type ChatRequestContext,
   type ChatTurn,
   DEFAULT_BIBLE_ID,
@@ -55,7 +56,7 @@ function schemaError(error: z.ZodError) {
 
 /** Two names for one setting: equal is fine, different is a contradiction the caller must resolve. */
 function oneOf(a: string | undefined, aName: string, b: string | undefined, bName: string): string | undefined {
-  if (a !== undefined && b !== undefined && a !== b) {
+  if (a !== undefined && b !== undefined && !sameSlug(a, b)) {
     throw invalidParameter(`'${aName}' (${a}) and '${bName}' (${b}) name the same setting with different values; send one.`, aName);
   }
   return a ?? b;
@@ -126,16 +127,16 @@ export function parseChatRequest(input: ChatRequestInput, catalog: RequestCatalo
 
   checkLimits(conversation, body.system_instructions);
 
-  if (theology !== undefined) checkTheology(theology, catalog, body.theology !== undefined ? "theology" : "theology_slug");
-  if (profile !== undefined) checkProfile(profile, catalog, body.profile !== undefined ? "profile" : "profile_slug");
+  const theologySlug = theology === undefined ? undefined : checkTheology(theology, catalog, body.theology !== undefined ? "theology" : "theology_slug");
+  const profileSlug = profile === undefined ? undefined : checkProfile(profile, catalog, body.profile !== undefined ? "profile" : "profile_slug");
 
   const system = [...conversation.system];
   if (body.system_instructions !== undefined && body.system_instructions.trim() !== "") system.push(body.system_instructions);
   const ctx: ChatRequestContext = {
     apiKey: input.apiKey,
     ...modelFields(body.model ?? defaults.defaultModel, defaults.preflightModel, catalog),
-    theology: theology ?? catalog.defaultTheology,
-    profile: profile ?? catalog.defaultProfile,
+    theology: theologySlug ?? catalog.defaultTheology,
+    profile: profileSlug ?? catalog.defaultProfile,
     bibleId,
     maxWords: body.max_words ?? DEFAULT_MAX_WORDS,
     convertLinks,
