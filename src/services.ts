@@ -60,7 +60,7 @@ export function buildServices(
     searchRouter(search.search, translationIds),
     chatRouter({ run: chat.run, catalog: chat.catalog, config }),
     pagesRouter({ bibles }),
-    studyRouter({ study, bibles }),
+    studyRouter({ study, bibles, baseUrl: config.publicBaseUrl }),
     openapiRouter(),
   ];
 

@@ -1,4 +1,5 @@
 /** Strong's Greek and Hebrew dictionaries and the KJV concordance (data/study, see docs/study.md). */
+import type { LinkOptions } from "../scripture/links.js";
 import { lazy, readGzipJson } from "./data.js";
 import { compactItem, type RefItem } from "./passage-refs.js";
 import { strongLanguage, type StrongLanguage } from "./strong-ids.js";
@@ -27,7 +28,7 @@ export interface Lexicon {
   /** Verses of the KJV tagged with the id (the concordance), in canonical order. */
   verses(id: string): string[];
   /** The first `limit` of them as reference items. */
-  references(id: string, limit: number): RefItem[];
+  references(id: string, limit: number, link?: LinkOptions): RefItem[];
 }
 
 export function createLexicon(dir: string): Lexicon {
@@ -42,10 +43,10 @@ export function createLexicon(dir: string): Lexicon {
       return { id, language: strongLanguage(id), ...fields, occurrences: occurrences ?? {} };
     },
     verses,
-    references: (id, limit) =>
+    references: (id, limit, link = {}) =>
       verses(id)
         .slice(0, limit)
-        .map((v) => compactItem(v))
+        .map((v) => compactItem(v, link))
         .filter((r): r is RefItem => r !== undefined),
   };
 }

@@ -3,7 +3,8 @@
  * wire shape {reference, book_id, chapter, verses, url}.
  */
 import { bookById } from "../scripture/books.js";
-import { formatReference, readerPath, type ScriptureRef } from "../scripture/references.js";
+import { readerUrl, type LinkOptions } from "../scripture/links.js";
+import { formatReference, type ScriptureRef } from "../scripture/references.js";
 
 export interface RefItem {
   reference: string;
@@ -11,7 +12,7 @@ export interface RefItem {
   chapter: number;
   /** "16", "28-30", "" for a whole chapter; a passage that runs into the next chapter: "5-5:2". */
   verses: string;
-  /** The reader's address of the passage. */
+  /** The reader's address of the passage (readerUrl: the request's translation, PUBLIC_BASE_URL). */
   url: string;
 }
 
@@ -38,17 +39,17 @@ export function compactOf(ref: ScriptureRef): string {
   return out;
 }
 
-export function refItem(ref: ScriptureRef, lang: "en" | "es" = "en"): RefItem {
+export function refItem(ref: ScriptureRef, lang: "en" | "es" = "en", link: LinkOptions = {}): RefItem {
   let verses = "";
   if (ref.verseStart !== undefined) {
     verses = String(ref.verseStart);
     if (ref.chapterEnd !== undefined && ref.chapterEnd !== ref.chapter) verses += `-${ref.chapterEnd}:${ref.verseEnd ?? 1}`;
     else if (ref.verseEnd !== undefined && ref.verseEnd !== ref.verseStart) verses += `-${ref.verseEnd}`;
   }
-  return { reference: formatReference(ref, lang), book_id: ref.book, chapter: ref.chapter, verses, url: readerPath(ref) };
+  return { reference: formatReference(ref, lang), book_id: ref.book, chapter: ref.chapter, verses, url: readerUrl(ref, link) };
 }
 
-export function compactItem(text: string): RefItem | undefined {
+export function compactItem(text: string, link: LinkOptions = {}): RefItem | undefined {
   const ref = parseCompactRef(text);
-  return ref === undefined ? undefined : refItem(ref);
+  return ref === undefined ? undefined : refItem(ref, "en", link);
 }

@@ -3,6 +3,7 @@
  * topics that cite a verse, and "related passages" (verses that share topics with it). It is its own
  * index: scripture search does not rank from it.
  */
+import type { LinkOptions } from "../scripture/links.js";
 import { lazy, readGzipJson } from "./data.js";
 import { compactItem, parseCompactRef, type RefItem } from "./passage-refs.js";
 
@@ -33,12 +34,13 @@ export interface RelatedPassage extends RefItem {
   topics: string[];
 }
 
+/** `link`: where the items' reader urls point (the request's translation, PUBLIC_BASE_URL). */
 export interface Topics {
-  get(id: string, limit?: number): Topic | undefined;
-  search(query: string, limit: number, referenceLimit?: number): Topic[];
+  get(id: string, limit?: number, link?: LinkOptions): Topic | undefined;
+  search(query: string, limit: number, referenceLimit?: number, link?: LinkOptions): Topic[];
   /** Topics that cite the verse (a reference whose span holds it). */
-  forVerse(book: string, chapter: number, verse: number, limit: number, referenceLimit?: number): Topic[];
-  related(book: string, chapter: number, from: number, to: number, limit: number): RelatedPassage[];
+  forVerse(book: string, chapter: number, verse: number, limit: number, referenceLimit?: number, link?: LinkOptions): Topic[];
+  related(book: string, chapter: number, from: number, to: number, limit: number, link?: LinkOptions): RelatedPassage[];
 }
 
 interface Index {
@@ -72,12 +74,12 @@ export function createTopics(dir: string): Topics {
   const index = lazy(() => buildIndex(readGzipJson<TopicRow[]>(dir, "naves.json.gz") ?? []));
   const names = lazy(() => index().rows.map((row) => normalize(row.name)));
 
-  const topic = (row: TopicRow, limit = Infinity): Topic => ({
+  const topic = (row: TopicRow, limit = Infinity, link: LinkOptions = {}): Topic => ({
     id: row.id,
     name: row.name,
     reference_count: row.refs.length,
     references: row.refs.slice(0, limit).flatMap(([text, note]) => {
-      const item = compactItem(text);
+      const item = compactItem(text, link);
       if (item === undefined) return [];
       const withNote: TopicReference = note >= 0 && row.notes[note] ? { ...item, note: row.notes[note] } : item;
       return [withNote];
@@ -92,11 +94,11 @@ export function createTopics(dir: string): Topics {
   };
 
   return {
-    get(id, limit) {
+    get(id, limit, link) {
       const row = index().byId.get(id.trim().toLowerCase());
-      return row === undefined ? undefined : topic(row, limit);
+      return row === undefined ? undefined : topic(row, limit, link);
     },
-    search(query, limit, referenceLimit = 20) {
+    search(query, limit, referenceLimit = 20, link = {}) {
       const q = normalize(query);
       if (q === "") return [];
       const words = q.split(" ");
@@ -112,17 +114,17 @@ export function createTopics(dir: string): Topics {
         if (score > 0) scored.push([i, score - name.length / 100]);
       });
       scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-      return scored.slice(0, limit).map(([i]) => topic(index().rows[i]!, referenceLimit));
+      return scored.slice(0, limit).map(([i]) => topic(index().rows[i]!, referenceLimit, link));
     },
-    forVerse(book, chapter, verse, limit, referenceLimit = 20) {
+    forVerse(book, chapter, verse, limit, referenceLimit = 20, link = {}) {
       return [...topicsAt(book, chapter, verse, verse)]
         .map((t) => index().rows[t]!)
         // A verse named by few topics says more about each of them; big topics (JESUS) come last.
         .sort((a, b) => a.refs.length - b.refs.length)
         .slice(0, limit)
-        .map((row) => topic(row, referenceLimit));
+        .map((row) => topic(row, referenceLimit, link));
     },
-    related(book, chapter, from, to, limit) {
+    related(book, chapter, from, to, limit, link = {}) {
       const shared = topicsAt(book, chapter, from, to);
       const scores = new Map<string, { score: number; topics: string[] }>();
       for (const t of shared) {
@@ -144,7 +146,7 @@ export function createTopics(dir: string): Topics {
         .sort((a, b) => b[1].score - a[1].score || a[0].localeCompare(b[0]))
         .slice(0, limit)
         .flatMap(([text, { topics }]) => {
-          const item = compactItem(text);
+          const item = compactItem(text, link);
           return item === undefined ? [] : [{ ...item, topics }];
         });
     },

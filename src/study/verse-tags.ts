@@ -31,7 +31,8 @@ export interface VerseTags {
   has(bibleId: string): boolean;
   /** The verse as words whose texts join to exactly the verse text; undefined when the verse has no tags. */
   words(bibleId: string, book: string, chapter: number, verse: number): VerseWord[] | undefined;
-  notes(bibleId: string, book: string, chapter: number, verse: number): VerseNote[];
+  /** `baseUrl`: PUBLIC_BASE_URL for the notes' reader urls (which open bibleId). */
+  notes(bibleId: string, book: string, chapter: number, verse: number, baseUrl?: string): VerseNote[];
 }
 
 interface RawNote {
@@ -52,11 +53,11 @@ export function createVerseTags(dir: string): VerseTags {
       if (segments === undefined || segments === null) return undefined;
       return segments.map((s) => (typeof s === "string" ? { text: s, strong: [] } : { text: s[0], strong: s[1].split(" ") }));
     },
-    notes(bibleId, book, chapter, verse) {
+    notes(bibleId, book, chapter, verse, baseUrl) {
       if (!has(bibleId)) return [];
       const raw = notes(bibleId)[book]?.[`${chapter}:${verse}`] ?? [];
       return raw.map((note) => {
-        const refs = findReferences(note.text).map((found) => refItem(found.ref));
+        const refs = findReferences(note.text).map((found) => refItem(found.ref, "en", { bibleId, baseUrl }));
         return refs.length > 0 ? { ...note, references: refs } : { ...note };
       });
     },

@@ -220,3 +220,34 @@ describe("GET /v1/topics", () => {
     await expectError("/v1/topics/no-such-topic-here", "/v1/topics/{id}", 404, "not_found");
   });
 });
+
+describe("reader urls of study items", () => {
+  const base = "https://bible.example.org";
+  let b: RunningService;
+  beforeAll(async () => {
+    b = await startService({ logLevel: "silent", env: { PUBLIC_BASE_URL: `${base}/` } });
+  });
+  afterAll(() => b?.close());
+  const getB = async (path: string) => (await (await fetch(`${b.url}${path}`)).json()) as any;
+
+  it("when a KJV passage is asked with related=true, then each related url opens the KJV", async () => {
+    const { body } = await get("/v1/passage?ref=Proverbs+15:1&related=true&bible_id=eng-kjv");
+    expect(body.related.length).toBeGreaterThan(3);
+    for (const r of body.related) expect(r.url).toMatch(new RegExp(`^/read/${r.book_id}/${r.chapter}[?].*bible_id=eng-kjv$`));
+  });
+
+  it("when PUBLIC_BASE_URL is set, then related, note, topic and commentary urls are absolute and keep the translation", async () => {
+    const kjv = await getB("/v1/passage?ref=Proverbs+15:1&related=true&bible_id=eng-kjv");
+    for (const r of kjv.related) expect(r.url).toMatch(new RegExp(`^${base}/read/${r.book_id}/${r.chapter}[?].*bible_id=eng-kjv$`));
+    const web = await getB("/v1/passage?ref=Matthew+1:23");
+    const xref = web.verses[0].notes.find((n: any) => n.type === "cross-reference");
+    expect(xref.references[0].url).toBe(`${base}/read/ISA/7?verse=14`);
+    const topics = await getB("/v1/topics?q=anger&limit=1");
+    expect(topics.topics[0].references.length).toBeGreaterThan(0);
+    for (const r of topics.topics[0].references) expect(r.url.startsWith(`${base}/read/`)).toBe(true);
+    const byId = await getB("/v1/topics/anger");
+    expect(byId.topics[0].references[0].url.startsWith(`${base}/read/`)).toBe(true);
+    const commentary = await getB("/v1/commentary/mhcc/JHN/3?verse=16");
+    for (const sec of commentary.sections) expect(sec.url.startsWith(`${base}/read/JHN/3`)).toBe(true);
+  });
+});

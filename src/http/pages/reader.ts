@@ -1,4 +1,5 @@
 import { BOOKS, DEUTEROCANON, chapterCount, findBook, type Book } from "../../scripture/books.js";
+import { readerUrl } from "../../scripture/links.js";
 import { DEFAULT_TRANSLATION_ID, TRANSLATIONS, findTranslation, type Translation } from "../../scripture/translations.js";
 
 /** The slice of the corpus the reader needs; the corpus's BibleLibrary satisfies it. */
@@ -54,13 +55,14 @@ export function bookName(book: Book, translation: Translation): string {
   return translation.language === "es" ? book.nameEs : book.name;
 }
 
-/** The reader URL; the default translation is left out so links match the ones answers carry. */
+/**
+ * The reader's own navigation, built by readerUrl like the links answers carry; root-relative, as the
+ * page is on the same host. `verse`: "16" or "16-18".
+ */
 export function readerHref(ref: ChapterRef, bibleId: string, verse?: string): string {
-  const query = new URLSearchParams();
-  if (verse) query.set("verse", verse);
-  if (bibleId !== DEFAULT_TRANSLATION_ID) query.set("bible_id", bibleId);
-  const qs = query.toString();
-  return `/read/${ref.book.id}/${ref.chapter}${qs ? `?${qs}` : ""}`;
+  const [start, end] = (verse ?? "").split("-").map(Number);
+  const verses = start ? { verseStart: start, ...(end ? { verseEnd: end } : {}) } : {};
+  return readerUrl({ book: ref.book.id, chapter: ref.chapter, ...verses }, { bibleId });
 }
 
 /**

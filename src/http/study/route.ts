@@ -2,6 +2,7 @@ import { Router, type Request } from "express";
 import { invalidParameter, notFound } from "../../errors.js";
 import { bookById, chapterCount, findBook } from "../../scripture/books.js";
 import type { BibleLibrary } from "../../scripture/corpus.js";
+import type { LinkOptions } from "../../scripture/links.js";
 import { formatReference, parsePassageQuery, type ScriptureRef } from "../../scripture/references.js";
 import { DEFAULT_TRANSLATION_ID } from "../../scripture/translations.js";
 import { COMMENTARIES } from "../../study/commentaries.js";
@@ -19,6 +20,8 @@ const RELATED_LIMIT = 10;
 export interface StudyRouterDeps {
   study: StudyLibrary;
   bibles: BibleLibrary;
+  /** PUBLIC_BASE_URL: the items' reader urls become absolute. */
+  baseUrl?: string | undefined;
 }
 
 const query = (req: Request) => req.query as Record<string, unknown>;
@@ -45,8 +48,10 @@ function chapterSpans(ref: ScriptureRef): { chapter: number; from: number; to: n
  * Key-less study endpoints (docs/study.md): Strong's lexicon, passages with word tags and notes,
  * commentaries, Nave's topics.
  */
-export function studyRouter({ study, bibles }: StudyRouterDeps): Router {
+export function studyRouter({ study, bibles, baseUrl }: StudyRouterDeps): Router {
   const router = Router();
+  // Items of a passage open it in the asked translation; the other endpoints name none (the default).
+  const links = (bibleId?: string): LinkOptions => ({ bibleId, baseUrl });
 
   route(router, "/v1/lexicon/:id", {
     get: (req, res) => {
@@ -85,7 +90,7 @@ export function studyRouter({ study, bibles }: StudyRouterDeps): Router {
             if (tagged) item.words = tagged;
           }
           if (notes) {
-            const found = study.tags.notes(bible.id, ref.book, span.chapter, v.verse);
+            const found = study.tags.notes(bible.id, ref.book, span.chapter, v.verse, baseUrl);
             if (found.length > 0) item.notes = found;
           }
           verses.push(item);
@@ -112,7 +117,7 @@ export function studyRouter({ study, bibles }: StudyRouterDeps): Router {
       };
       if (related) {
         const first = chapterSpans(ref)[0]!;
-        body.related = study.topics.related(ref.book, first.chapter, first.from, first.to, RELATED_LIMIT);
+        body.related = study.topics.related(ref.book, first.chapter, first.from, first.to, RELATED_LIMIT, links(bible.id));
       }
       res.json(body);
     },
@@ -154,7 +159,7 @@ export function studyRouter({ study, bibles }: StudyRouterDeps): Router {
       const ref: ScriptureRef = { book: book.id, chapter, ...(range ? { verseStart: range[0], verseEnd: range[1] } : {}) };
       const sections = study.commentaries.sections(info.id, book.id, chapter, range?.[0], range?.[1]).map((s) => {
         const sref: ScriptureRef = s.verseStart === 0 ? { book: book.id, chapter } : { book: book.id, chapter, verseStart: s.verseStart, verseEnd: s.verseEnd };
-        return { ...refItem(sref), ...(s.title ? { title: s.title } : {}), text: s.text };
+        return { ...refItem(sref, "en", links()), ...(s.title ? { title: s.title } : {}), text: s.text };
       });
       res.json({
         commentary: { id: info.id, name: info.name, author: info.author, date: info.date, tradition: info.tradition },
@@ -177,17 +182,17 @@ export function studyRouter({ study, bibles }: StudyRouterDeps): Router {
       if (refText !== undefined) {
         const ref = parsePassageQuery(refText.slice(0, 200));
         if (ref === null || ref.verseStart === undefined) throw invalidParameter(`'ref' must be a verse such as John 3:16.`, "ref");
-        res.json({ topics: study.topics.forVerse(ref.book, ref.chapter, ref.verseStart, limit) });
+        res.json({ topics: study.topics.forVerse(ref.book, ref.chapter, ref.verseStart, limit, undefined, links()) });
         return;
       }
-      res.json({ topics: study.topics.search(q!, limit) });
+      res.json({ topics: study.topics.search(q!, limit, undefined, links()) });
     },
   });
 
   route(router, "/v1/topics/:id", {
     get: (req, res) => {
       const id = String(req.params.id);
-      const topic = /^[a-z0-9-]{1,80}$/i.test(id) ? study.topics.get(id) : undefined;
+      const topic = /^[a-z0-9-]{1,80}$/i.test(id) ? study.topics.get(id, undefined, links()) : undefined;
       if (!topic) throw notFound(`No Nave's topic '${id.slice(0, 40)}'. Search with GET /v1/topics?q=...`);
       res.json({ topics: [topic] });
     },
