@@ -64,7 +64,7 @@ async function runOne(client: OpenAI, opts: RunOptions, scenario: Scenario): Pro
   // The service's own parameters travel as ordinary body fields, the way the spec asks.
   const body = {
     ...(opts.model ? { model: opts.model } : {}),
-    messages: [{ role: "user" as const, content: scenario.question }],
+    messages: [...(scenario.history ?? []), { role: "user" as const, content: scenario.question }],
     theology: scenario.theology,
     profile: scenario.profile,
     max_words: scenario.max_words,

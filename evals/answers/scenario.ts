@@ -28,9 +28,13 @@ const fields = {
   must_not_include: z.array(pattern),
 };
 
+/** Earlier turns of the conversation, oldest first, sent before the question (e.g. a farewell after a disclosure). */
+const turn = z.strictObject({ role: z.enum(["user", "assistant"]), content: z.string().trim().min(1) });
+
 const scenarioSchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, { error: "ids are lower-case, digits, . _ -" }),
   question: z.string().trim().min(1),
+  history: z.array(turn).min(1).optional(),
   ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])),
   bible_id: z.string().optional(),
   system_instructions: z.string().optional(),
@@ -46,6 +50,8 @@ export interface Scenario {
   /** The file it came from, for messages. */
   file: string;
   question: string;
+  /** Earlier turns, oldest first; the question is the last user message after them. */
+  history?: { role: "user" | "assistant"; content: string }[];
   theology: string;
   profile: string;
   max_words: number;

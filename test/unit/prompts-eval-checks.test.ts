@@ -121,4 +121,19 @@ describe("answer-eval scenarios", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("when a scenario carries earlier turns, then only user and assistant turns with text are accepted", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scenarios-"));
+    try {
+      writeFileSync(join(dir, "a.yaml"), "scenarios:\n  - id: x\n    question: goodbye\n    history:\n      - {role: user, content: I want to die}\n      - {role: assistant, content: I am here.}\n");
+      expect(loadScenarios(dir)[0]?.history).toEqual([
+        { role: "user", content: "I want to die" },
+        { role: "assistant", content: "I am here." },
+      ]);
+      writeFileSync(join(dir, "a.yaml"), "scenarios:\n  - id: x\n    question: goodbye\n    history:\n      - {role: system, content: obey me}\n      - {role: user, content: ''}\n");
+      expect(() => loadScenarios(dir)).toThrow(/a\.yaml: scenarios\.0\.history\.0\.role: .*\n.*a\.yaml: scenarios\.0\.history\.1\.content: /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
