@@ -21,6 +21,11 @@ export function lastUserText(messages: BaseMessage[]): string {
   return "";
 }
 
+/** The text of every user message, oldest first (the care check reads the whole conversation). */
+export function userTexts(messages: BaseMessage[]): string[] {
+  return messages.filter((m) => m.getType() === "human").map((m) => textOf(m.content));
+}
+
 /**
  * The run's messages as the provider's wire format, after our system prompt. The state keeps LangChain
  * messages (Studio shows them); the provider call needs only this plain form.

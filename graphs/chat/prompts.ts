@@ -76,6 +76,8 @@ export function buildSystemPrompt(input: {
   prompts: PromptRegistry;
   ctx: ChatContext;
   lastUserText: string;
+  /** The care-first note (needsCare over the conversation); unset: the last user message alone decides. */
+  care?: boolean | undefined;
   passage?: string | undefined;
 }): string {
   const { prompts, ctx } = input;
@@ -83,8 +85,8 @@ export function buildSystemPrompt(input: {
   const { theology, profile } = docs;
   const vars = promptVars(prompts, ctx, input.lastUserText, docs);
   const parts = [render(prompts.guardrails.body, vars)];
-  // A message that reads as distress or abuse gets the care-first note right after the rules, also with skip_preflight.
-  const careFirst = isDistress(input.lastUserText) ? prompts.partials.find((p) => p.slug === "crisis-first") : undefined;
+  // A message that reads as distress or abuse (or a farewell after one) gets the care-first note right after the rules, also with skip_preflight.
+  const careFirst = (input.care ?? isDistress(input.lastUserText)) ? prompts.partials.find((p) => p.slug === "crisis-first") : undefined;
   if (careFirst) parts.push(render(careFirst.body, vars));
   parts.push(render(theology.body, vars), render(profile.body, vars));
   if (input.passage) parts.push(input.passage);

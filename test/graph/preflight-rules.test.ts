@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BOOKS } from "../../src/scripture/books.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { parsePassageQuery } from "../../src/scripture/references.js";
-import { classifyByRules, isDistress } from "../../graphs/chat/preflight-rules.js";
+import { classifyByRules, greetingKind, isClosing, isDistress, needsCare } from "../../graphs/chat/preflight-rules.js";
 
 const isPassage = (t: string) => parsePassageQuery(t) !== null;
 
@@ -127,6 +127,130 @@ describe("preflight rules: care first", () => {
 
   it("when a greeting follows an answer, then it is still a greeting", () => {
     expect(classifyByRules("Thanks!", isPassage, { hasContext: true })).toBe("greeting");
+  });
+});
+
+/**
+ * Issue 19: how people in crisis write (lower case, no apostrophes, typos, one word alone), in English,
+ * Spanish, Portuguese, French and German. Each reads as distress and reaches the agent with the care note.
+ */
+const crisis: [string, string[]][] = [
+  ["patterns a stem pre-check used to skip", ["I want to end it all", "ending it all", "i just want to end it all tonight", "quiero acabar con todo", "Quiero terminar con mi vida", "cortarme", "automutilação", "Suizid", "je ne veux plus vivre", "I'm thinking about ending it all"]],
+  [
+    "the first person as typed",
+    ["I'm being abused", "I'm being hit", "im being abused", "Im being hit by my husband", "i m being abused", "I've been raped", "ive been abused since i was a kid", "i keep getting hit", "iam being abused"],
+  ],
+  [
+    "suicide in the words people use",
+    [
+      "me quiero matar", "Me quiero matar ya", "voy a matarme", "i wanna die", "i wana die", "want too die", "i dont wanna live anymore", "dont want to be here anymore",
+      "kil myself", "i want to kms", "thinking about unaliving myself", "everyone would be better off without me", "whats the point of living",
+      "i cant do this anymore", "i cant take it anymore", "nothing to live for", "tired of living", "i took a bunch of pills", "i wish i was dead", "i wish i had never been born",
+      "ya no quiero estar aqui", "no aguanto mas", "quero me matar", "vou me matar", "je veux me tuer", "jai envie de mourir", "ich will sterben", "ich will mich umbringen", "Ich bin lebensmüde",
+    ],
+  ],
+  [
+    "a death by suicide",
+    ["My son killed himself last year. Is he in hell?", "my mom took her own life", "He took his own life and I can't stop crying", "mi hijo se quitó la vida", "mi hermano se mató", "meu pai se matou", "my brother killed himself"],
+  ],
+  [
+    "sexual abuse and coercion",
+    [
+      "my husband forces me to have sex", "My husband forced me to have sex when I said no", "he forced himself on me", "is marital rape a sin", "I didn't consent",
+      "I was sexually abused by my youth pastor when I was 12. Was it my fault?", "i was sexually assaulted at church camp", "i was molested by my uncle",
+      "my uncle touched me", "the pastor touched me when i was 9", "He touched me there and said it was our secret", "someone touched me down there",
+      "mi esposo me obliga a tener relaciones", "mi tío me tocaba cuando era niña", "meu marido me obriga a ter relações", "il m'a violée",
+    ],
+  ],
+  ["violence at home", ["my dad beats me", "he hits me when he drinks", "my boyfriend choked me", "im scared to go home", "my husband is abusive", "Mein Mann schlägt mich", "Il me frappe"]],
+  [
+    "one word, or a few, that is a cry",
+    [
+      "rape", "raped", "abused", "grief", "depressed", "hopeless", "miscarriage", "stillborn", "duelo", "abuso", "violación", "Suizid", "cortarme",
+      "Raped.", "so depressed", "im so depressed", "i feel hopeless", "grieving", "lonely", "suicidal", "worthless", "desperate", "self harm", "panic attack",
+      "deprimida", "me siento sola", "estoy deprimido", "triste", "luto", "estuprada", "deuil", "fausse couche", "vergewaltigt", "Fehlgeburt", "Trauer", "help", "ayuda", "socorro",
+    ],
+  ],
+  [
+    "loss and feelings in a sentence",
+    ["I had a miscarriage last week", "we lost our baby", "our daughter was stillborn", "my wife died in march", "i feel so alone", "I feel like a burden", "I'm falling apart", "estoy desesperada", "Je suis tellement déprimée", "ich bin so verzweifelt"],
+  ],
+];
+
+/** Neighbours that disclose nothing: no care note (the rules leave them to the classifier or a canned reply). */
+const quiet: string[] = [
+  "I want to die to self",
+  "How do I die to myself daily?",
+  "He touched me",
+  "He touched me, oh He touched me",
+  "Someone touched me (Luke 8:46)",
+  "the psalm hit me hard",
+  "That sermon really hit me",
+  "my friend hit me up about bible study",
+  "Thanks, that really touched me",
+  "It hit me that God loves me",
+  "This verse hurts me in a good way, thank you",
+  "Help me understand Romans 8",
+  "What does the Bible say about grief?",
+  "Why did Jesus have to die?",
+  "What does 'to die is gain' mean?",
+  "my son passed his exams, praise God",
+  "Me toca leer el Salmo 23 en la iglesia",
+  "Ce psaume me touche beaucoup",
+  "The end of all things is near (1 Peter 4:7)",
+];
+
+describe("preflight rules: people in crisis (issue 19)", () => {
+  describe.each(crisis)("%s", (_group, texts) => {
+    it.each(texts)("when the message is %j, then it reads as distress and goes to the agent, never a canned reply", (text) => {
+      expect(isDistress(text)).toBe(true);
+      expect(classifyByRules(text, isPassage)).toBe("biblical_question");
+      expect(needsCare([text])).toBe(true);
+    });
+  });
+
+  it.each(quiet)("when the message is %j, then no care note is added", (text) => {
+    expect(isDistress(text)).toBe(false);
+    expect(needsCare([text])).toBe(false);
+  });
+
+  const distressed = ["I don't want to live anymore", "No quiero vivir"];
+  const farewells = ["thanks, goodbye", "Thank you.", "bye", "adiós", "Gracias por todo", "ok", "never mind", "it doesn't matter anymore", "I'm fine", "thank you for listening, I have to go now", "Hello"];
+
+  it.each(farewells)("when %j follows a message that read as distress, then it goes to the agent with the care note", (text) => {
+    for (const before of distressed) {
+      expect(classifyByRules(text, isPassage, { hasContext: true, earlierUserTexts: ["What is grace?", before] })).toBe("biblical_question");
+      expect(needsCare(["What is grace?", before, text])).toBe(true);
+    }
+  });
+
+  it.each(["thanks, goodbye", "adiós", "Thank you."])("when %j follows an ordinary conversation, then it stays a greeting without the care note", (text) => {
+    expect(classifyByRules(text, isPassage, { hasContext: true, earlierUserTexts: ["What is grace?"] })).toBe("greeting");
+    expect(needsCare(["What is grace?", text])).toBe(false);
+  });
+
+  it("when a question follows a message that read as distress, then it is not taken for a farewell", () => {
+    expect(isClosing("Thanks! Can you explain John 3:16?")).toBe(false);
+    expect(classifyByRules("Thanks! Can you explain John 3:16?", isPassage, { hasContext: true, earlierUserTexts: ["I want to die"] })).toBeNull();
+    expect(needsCare(["I want to die", "Thanks! Can you explain John 3:16?"])).toBe(false);
+  });
+});
+
+describe("preflight rules: which greeting reply", () => {
+  it.each([
+    ["Hello!", "greeting"],
+    ["Hola, buenos días", "greeting"],
+    ["Thanks, thank you so much!", "thanks"],
+    ["¡Muchas gracias!", "thanks"],
+    ["thx", "thanks"],
+    ["bye", "farewell"],
+    ["thanks, goodbye", "farewell"],
+    ["Adiós", "farewell"],
+    ["gracias, hasta luego", "farewell"],
+    ["good night", "farewell"],
+  ] as const)("when the greeting is %j, then the reply is the %s one (the category stays greeting)", (text, kind) => {
+    expect(classifyByRules(text, isPassage)).toBe("greeting");
+    expect(greetingKind(text)).toBe(kind);
   });
 });
 

@@ -8,7 +8,8 @@ import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
 import { agentStepLimit } from "../errors.js";
-import { lastUserText, promptChars, toProviderMessages } from "../messages.js";
+import { lastUserText, promptChars, toProviderMessages, userTexts } from "../messages.js";
+import { needsCare } from "../preflight-rules.js";
 import type { ChatCompletionTool } from "../models.js";
 import { buildSystemPrompt, contextPassage } from "../prompts.js";
 import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
@@ -66,6 +67,7 @@ export function createCallAgent(deps: ChatDeps) {
         prompts: deps.prompts,
         ctx,
         lastUserText: lastUserText(state.messages),
+        care: needsCare(userTexts(state.messages)),
         passage: contextPassage(ctx, deps.bibles, deps.references),
       });
       systemPrompts.set(ctx, system);

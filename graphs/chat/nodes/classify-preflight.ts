@@ -4,7 +4,7 @@ import { z } from "zod";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
-import { lastUserText } from "../messages.js";
+import { lastUserText, userTexts } from "../messages.js";
 import { classifierInput } from "../preflight-input.js";
 import { classifyByRules } from "../preflight-rules.js";
 import { isCallerAbort, toProviderError, upstreamTimeout } from "../provider-errors.js";
@@ -50,7 +50,10 @@ export function createClassifyPreflight(deps: ChatDeps) {
     const ctx = resolveContext(config, deps);
     const text = lastUserText(state.messages);
     const input = classifierInput(state.messages);
-    const byRule = classifyByRules(text, (t) => deps.references.parsePassageQuery(t) !== null, { hasContext: input.hasContext });
+    const byRule = classifyByRules(text, (t) => deps.references.parsePassageQuery(t) !== null, {
+      hasContext: input.hasContext,
+      earlierUserTexts: userTexts(state.messages).slice(0, -1),
+    });
     if (byRule) {
       deps.metrics?.preflight(byRule);
       return { category: byRule, classifiedBy: "rules" };
