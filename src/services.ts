@@ -59,7 +59,7 @@ export function buildServices(
   const routers: Router[] = [
     searchRouter(search.search, translationIds),
     chatRouter({ run: chat.run, catalog: chat.catalog, config }),
-    pagesRouter({ bibles }),
+    pagesRouter({ bibles, providerBaseUrl: config.provider.baseURL }),
     studyRouter({ study, bibles, baseUrl: config.publicBaseUrl }),
     openapiRouter(),
   ];

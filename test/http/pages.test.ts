@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isLocalProvider } from "../../src/http/pages/landing.js";
 import { startPagesApp } from "../browser/app.js";
 import type { Listening } from "../helpers/listen.js";
 
@@ -198,6 +199,31 @@ describe("the landing page", () => {
     expect(html).toContain("Authorization: Bearer sk-...");
     expect(html).toContain("&#34;messages&#34;:[{&#34;role&#34;:&#34;user&#34;");
     expect(html).not.toMatch(/(src|href)="https?:/);
+  });
+
+  it("when the provider is a real remote one, then the page does not tell visitors that any sk- key works", async () => {
+    // startPagesApp's configuration keeps the default OPENAI_BASE_URL (api.openai.com), as production does.
+    const { html } = await page("/");
+    expect(html).toContain("Send your provider's key as the bearer; the service keeps no key.");
+    expect(html).not.toMatch(/any <code>sk-/);
+  });
+
+  it("when OPENAI_BASE_URL is on this machine (the fake provider), then the page says any sk- key works", async () => {
+    const local = await startPagesApp([], { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    try {
+      const html = await (await fetch(`${local.url}/`)).text();
+      expect(html).toMatch(/as the bearer \(this service uses a provider on this machine, such as the fake provider: any <code>sk-…<\/code> key works\)/);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it.each([
+    ["http://127.0.0.1:4010/v1", true], ["http://localhost:8081/v1", true], ["http://[::1]:4010/v1", true],
+    ["http://fake.localhost/v1", true], ["https://api.openai.com/v1", false], ["http://10.0.0.5:8000/v1", false],
+    ["http://localhost.example.com/v1", false], ["http://127.evil.com/v1", false], ["not a url", false], [undefined, false],
+  ] as const)("when OPENAI_BASE_URL is %s, then the provider counts as local: %s", (url, local) => {
+    expect(isLocalProvider(url)).toBe(local);
   });
 
   it("when / is asked with another method or a HEAD, then 405 with Allow, and HEAD works", async () => {

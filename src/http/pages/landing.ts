@@ -4,12 +4,36 @@ const EXAMPLE_BODY = `{"messages":[{"role":"user",
         "content":"What does the Bible say about forgiveness?"}],
        "theology":"reformed","max_words":150}`;
 
+const LOOPBACK = /^(?:localhost|.*\.localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Whether the default provider is on this machine (OPENAI_BASE_URL on a loopback host), as the fake
+ * provider is in development and tests. Only then does the landing page say that any key works: a
+ * deployment's visitors need a real provider key.
+ */
+export function isLocalProvider(baseURL: string | undefined): boolean {
+  if (baseURL === undefined) return false;
+  try {
+    return LOOPBACK.test(new URL(baseURL).hostname);
+  } catch {
+    return false;
+  }
+}
+
+export interface LandingOptions {
+  /** The default provider's base URL (OPENAI_BASE_URL). */
+  providerBaseUrl?: string | undefined;
+}
+
 /**
  * `GET /`: what the service is and where to go next. Plain HTML and the site stylesheet only; the one
  * module script puts this page's own origin into the example request (it reads localhost:8080 without it).
  */
-export function renderLanding(assets: PageAssets): string {
+export function renderLanding(assets: PageAssets, options: LandingOptions = {}): string {
   const origin = `<span data-origin="">http://localhost:8080</span>`;
+  const keyHint = isLocalProvider(options.providerBaseUrl)
+    ? ` (this service uses a provider on this machine, such as the fake provider: any <code>sk-…</code> key works)`
+    : "";
   const body = `<header class="bar"><span class="brand">Biblical Chat</span>
 <nav class="bar-links" aria-label="Pages"><a href="/read/JHN/3?verse=16">Reader</a><a href="/lab">Prompt lab</a></nav></header>
 <main class="landing">
@@ -37,7 +61,7 @@ search over chapters, no key needed</span></li>
 </ul>
 
 <h2>Ask a question</h2>
-<p>Send your provider's key (any <code>sk-…</code> key with the fake provider) as the bearer; the service keeps no key.</p>
+<p>Send your provider's key as the bearer${keyHint}; the service keeps no key.</p>
 <pre class="example" tabindex="0" aria-label="Example request"><code>curl -s ${origin}/v1/chat/completions \\
   -H "Authorization: Bearer sk-..." -H "Content-Type: application/json" \\
   -d '${esc(EXAMPLE_BODY)}'</code></pre>

@@ -9,6 +9,8 @@ import { renderNotFound, renderReader } from "./reader-view.js";
 
 export interface PagesDeps {
   bibles: BibleSource;
+  /** OPENAI_BASE_URL: the landing page's key hint shows only for a provider on this machine. */
+  providerBaseUrl?: string | undefined;
 }
 
 const YEAR = 365 * 24 * 3600;
@@ -80,6 +82,6 @@ export function pagesRouter(deps: PagesDeps): Router {
 
   route(router, "/lab", { get: (_req, res) => html(res, 200, renderLab(assets)) });
   // Exactly "/" (router.use would cover every path): the policy runs as the route's first handler.
-  route(router, "/", { get: [pageSecurity, (_req, res) => html(res, 200, renderLanding(assets))] });
+  route(router, "/", { get: [pageSecurity, (_req, res) => html(res, 200, renderLanding(assets, { providerBaseUrl: deps.providerBaseUrl }))] });
   return router;
 }
