@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { embeddedChromaPath, startEmbeddedChroma } from "./chroma/embedded.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
+import { applyServerTimeouts } from "./http/server-timeouts.js";
 import { watchParent } from "./lifecycle/parent-watch.js";
 import type { Services } from "./services.js";
 
@@ -40,9 +41,7 @@ async function main() {
   }
 
   const app = createApp(services.app);
-  const server = app.listen(config.port, config.host);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  const server = applyServerTimeouts(app.listen(config.port, config.host));
   server.on("listening", () => {
     const addr = server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.port;
