@@ -1,26 +1,38 @@
-import { render, type PromptRegistry, type PromptVars } from "../../src/prompts/loader.js";
+import { render, type PromptRegistry, type PromptVars, type ServicePartial } from "../../src/prompts/loader.js";
 import { localizedLabel } from "../../src/prompts/registry.js";
 import { detectLanguage, languageName } from "../../src/prompts/language.js";
 import type { BibleSource, ReferenceTools } from "./deps.js";
 import type { ChatContext } from "./configuration.js";
 import { isDistress } from "./preflight-rules.js";
+import { TOOLS_PARAGRAPH } from "./tools/index.js";
 
 const CALLER_OPEN = "<<<CALLER_INSTRUCTIONS";
 const CALLER_CLOSE = "CALLER_INSTRUCTIONS>>>";
 
-/** The values every prompt placeholder takes for one request. */
-export function promptVars(prompts: PromptRegistry, ctx: ChatContext, lastUserText: string, docs = selectedDocs(prompts, ctx)): PromptVars {
+/**
+ * The values of the core's placeholders: the same for every request with this theology, profile and
+ * translation, whatever its question, language or word limit.
+ */
+function coreVars(ctx: ChatContext, docs: ReturnType<typeof selectedDocs>): PromptVars {
   const { theology, profile } = docs;
   return {
-    max_words: ctx.maxWords,
+    tools: TOOLS_PARAGRAPH,
     theology_name: theology.name,
     theology_slug: theology.slug,
     theology_description: theology.description,
     profile_name: profile.name,
     profile_slug: profile.slug,
     profile_description: profile.description,
-    language: languageName(detectLanguage(lastUserText)),
     bible_id: ctx.bibleId,
+  };
+}
+
+/** The values every prompt placeholder takes for one request. */
+export function promptVars(prompts: PromptRegistry, ctx: ChatContext, lastUserText: string, docs = selectedDocs(prompts, ctx)): PromptVars {
+  return {
+    ...coreVars(ctx, docs),
+    max_words: ctx.maxWords,
+    language: languageName(detectLanguage(lastUserText)),
   };
 }
 
@@ -67,10 +79,21 @@ export function contextPassage(ctx: ChatContext, bibles: BibleSource, references
 }
 
 /**
- * The system prompt: the mandatory core (guardrails, theology, profile), the scripture context and
- * the length rule, and only then the caller's own text, fenced and labelled as tone-and-format only.
- * Its position last and the fence are what keep "ignore the guardrails" in a caller system message
- * from reading as one of our rules.
+ * The mandatory core of the system prompt: guardrails, theology, profile. It depends only on the
+ * theology, profile and translation (the loader keeps per-request placeholders out of these files), so
+ * it is byte-identical across such requests and providers' prompt caches serve it as a prefix.
+ */
+export function systemPromptCore(prompts: PromptRegistry, ctx: ChatContext): string {
+  const docs = selectedDocs(prompts, ctx);
+  const vars = coreVars(ctx, docs);
+  return [prompts.guardrails, docs.theology, docs.profile].map((d) => render(d.body, vars)).join("\n\n");
+}
+
+/**
+ * The system prompt: the core, then what varies per request: the care-first note, the passage the
+ * caller is reading, the word limit, and only then the caller's own text, fenced and labelled as
+ * tone-and-format only. Its position last and the fence are what keep "ignore the guardrails" in a
+ * caller system message from reading as one of our rules.
  */
 export function buildSystemPrompt(input: {
   prompts: PromptRegistry;
@@ -81,18 +104,13 @@ export function buildSystemPrompt(input: {
   passage?: string | undefined;
 }): string {
   const { prompts, ctx } = input;
-  const docs = selectedDocs(prompts, ctx);
-  const { theology, profile } = docs;
-  const vars = promptVars(prompts, ctx, input.lastUserText, docs);
-  const parts = [render(prompts.guardrails.body, vars)];
-  // A message that reads as distress or abuse (or a farewell after one) gets the care-first note right after the rules, also with skip_preflight.
-  const careFirst = (input.care ?? isDistress(input.lastUserText)) ? prompts.partials.find((p) => p.slug === "crisis-first") : undefined;
+  const vars = promptVars(prompts, ctx, input.lastUserText);
+  const parts = [systemPromptCore(prompts, ctx)];
+  // A message that reads as distress or abuse (or a farewell after one) gets the care-first note first after the core, also with skip_preflight.
+  const careFirst = (input.care ?? isDistress(input.lastUserText)) ? partial(prompts, "crisis-first") : undefined;
   if (careFirst) parts.push(render(careFirst.body, vars));
-  parts.push(render(theology.body, vars), render(profile.body, vars));
   if (input.passage) parts.push(input.passage);
-  parts.push(
-    `# Length\n\nAnswer in at most ${ctx.maxWords} words, citations included. Longer answers are cut off mid-thought, so plan to finish within the limit.`,
-  );
+  parts.push(render(partial(prompts, "request-length").body, vars));
   const caller = ctx.callerSystem?.trim();
   if (caller) {
     // A caller cannot close the fence early and write outside it.
@@ -110,4 +128,11 @@ export function buildSystemPrompt(input: {
     );
   }
   return parts.join("\n\n");
+}
+
+/** The loader refused to start without these partials, so a miss here is a registry built by hand. */
+function partial(prompts: PromptRegistry, slug: ServicePartial) {
+  const doc = prompts.partials.find((p) => p.slug === slug);
+  if (!doc) throw new Error(`prompts: the partial _partials/${slug}.md is missing`);
+  return doc;
 }

@@ -2,13 +2,13 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseFrontMatter, splitFrontMatter, type FrontMatter } from "./front-matter.js";
-import { ALLOWED_PLACEHOLDERS, PLACEHOLDERS, isPlaceholderName, scanTags, type Tag } from "./placeholders.js";
+import { ALLOWED_PLACEHOLDERS, PER_REQUEST_PLACEHOLDERS, PLACEHOLDERS, isPlaceholderName, scanTags, type PlaceholderName, type Tag } from "./placeholders.js";
 import { displayPath, readPromptDir, type RawFile } from "./read-dir.js";
 import { buildRegistry, type PromptRegistry } from "./registry.js";
-import { CANNED_KINDS, LANGUAGES, PromptValidationError, type PromptDoc, type PromptProblem } from "./types.js";
+import { CANNED_KINDS, LANGUAGES, PromptValidationError, SERVICE_PARTIALS, type PromptDoc, type PromptKind, type PromptProblem } from "./types.js";
 
 export { PromptValidationError } from "./types.js";
-export type { PromptDoc, PromptProblem, CannedKind, Language } from "./types.js";
+export type { PromptDoc, PromptProblem, CannedKind, Language, ServicePartial } from "./types.js";
 export type { PromptRegistry, PromptVersion } from "./registry.js";
 export { listTheologies, listProfiles } from "./registry.js";
 export { render, PLACEHOLDERS, type PromptVars, type PlaceholderName } from "./placeholders.js";
@@ -146,6 +146,18 @@ function parseFile(raw: RawFile, problems: PromptProblem[]): ParsedFile | undefi
   return { raw, fm: data, keyLines, body, bodyLine, tags: scanTags(blankComments(body), bodyLine) };
 }
 
+/** Why a name cannot be used in a kind of file, with the way out for the per-request values. */
+function notAvailable(what: string, name: PlaceholderName, kind: PromptKind, allowed: readonly PlaceholderName[]): string {
+  if (PER_REQUEST_PLACEHOLDERS.includes(name) && (kind === "guardrails" || kind === "theology" || kind === "profile")) {
+    return (
+      `${what} is not available in ${kind} files: it changes from request to request, and the guardrails, theology and ` +
+      `profile must stay identical across requests so providers can cache them. Refer to "the word limit" instead; ` +
+      `the service states the request's values after them (_partials/request-length.md)`
+    );
+  }
+  return `${what} is not available in ${kind} files (allowed: ${allowed.join(", ") || "none"})`;
+}
+
 function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: PromptProblem[]): PromptDoc | undefined {
   const { raw, fm } = file;
   const allowed = ALLOWED_PLACEHOLDERS[raw.kind];
@@ -162,7 +174,7 @@ function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: Pr
       report(tag.line, `malformed placeholder ${tag.raw}: write {{name}} with a known name, or {{> partial}}`);
     } else if (tag.type === "var") {
       if (!isPlaceholderName(tag.name)) report(tag.line, `unknown placeholder {{${tag.name}}} (known: ${Object.keys(PLACEHOLDERS).join(", ")})`);
-      else if (!allowed.includes(tag.name)) report(tag.line, `placeholder {{${tag.name}}} is not available in ${raw.kind} files (allowed: ${allowed.join(", ") || "none"})`);
+      else if (!allowed.includes(tag.name)) report(tag.line, notAvailable(`placeholder {{${tag.name}}}`, tag.name, raw.kind, allowed));
     } else if (raw.kind === "partial") {
       report(tag.line, "a partial cannot include another partial");
     } else {
@@ -173,7 +185,7 @@ function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: Pr
       }
       for (const inner of partial.tags) {
         if (inner.type === "var" && isPlaceholderName(inner.name) && !allowed.includes(inner.name)) {
-          report(tag.line, `partial "${tag.name}" uses {{${inner.name}}}, which is not available in ${raw.kind} files`);
+          report(tag.line, notAvailable(`partial "${tag.name}" uses {{${inner.name}}}, which`, inner.name, raw.kind, allowed));
         }
       }
       if (!included.has(tag.name)) {
@@ -230,6 +242,12 @@ function checkCollection(root: string, docs: PromptDoc[], problems: PromptProble
     }
     for (const extra of defaults.slice(1)) {
       problems.push({ path: extra.path, line: docKeyLines.get(extra)?.get("is_default") ?? 1, message: `second default ${kind}: ${defaults[0]!.path} is already is_default: true` });
+    }
+  }
+  const partials = new Set(docs.filter((d) => d.kind === "partial").map((d) => d.slug));
+  for (const name of SERVICE_PARTIALS) {
+    if (!partials.has(name) && !problems.some((p) => p.path.endsWith(`_partials/${name}.md`))) {
+      problems.push({ path: at(`_partials/${name}.md`), line: 1, message: `missing partial ${name}: the service adds it to the system prompt itself` });
     }
   }
   const canned = new Set(docs.filter((d) => d.kind === "canned").map((d) => d.slug));

@@ -2,6 +2,7 @@ import type { PromptKind } from "./types.js";
 
 /** Every placeholder an author may write as `{{name}}`; the text is what prompts/README.md documents. */
 export const PLACEHOLDERS = {
+  tools: "the agent's tools, one line each: name and purpose, from the tools themselves (graphs/chat/tools/index.ts)",
   max_words: "the answer's word limit for this request (max_words, default 300)",
   theology_name: "display name of the selected theology, e.g. Reformed",
   theology_slug: "slug of the selected theology, e.g. reformed",
@@ -18,11 +19,25 @@ export type PromptVars = Partial<Record<PlaceholderName, string | number>>;
 
 const ALL = Object.keys(PLACEHOLDERS) as PlaceholderName[];
 
-/** Canned replies and the classifier are rendered before any theology context matters, so they get fewer names. */
+/**
+ * Values that change from one request to the next even when theology, profile and translation do not.
+ * The mandatory core (guardrails, theology, profile) must be byte-identical across such requests, so
+ * that providers' prompt caches serve it; these values are stated after the core instead
+ * (`_partials/request-length.md`, rendered by graphs/chat/prompts.ts).
+ */
+export const PER_REQUEST_PLACEHOLDERS: readonly PlaceholderName[] = ["max_words", "language"];
+
+const CORE = ALL.filter((name) => !PER_REQUEST_PLACEHOLDERS.includes(name));
+
+/**
+ * The core files get the values that are the same for every request with their theology, profile and
+ * translation; canned replies and the classifier are rendered before any theology context matters, so
+ * they get fewer names. Partials may use any name: the file that includes one is checked for its names.
+ */
 export const ALLOWED_PLACEHOLDERS: Record<PromptKind, readonly PlaceholderName[]> = {
-  guardrails: ALL,
-  theology: ALL,
-  profile: ALL,
+  guardrails: CORE,
+  theology: CORE,
+  profile: CORE,
   partial: ALL,
   preflight: [],
   canned: ["theology_name", "theology_description", "profile_name", "profile_description", "max_words", "bible_id"],

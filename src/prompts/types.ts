@@ -6,6 +6,13 @@ export type PromptKind = "guardrails" | "preflight" | "theology" | "profile" | "
 export const CANNED_KINDS = ["greeting", "incomplete_input", "content_filter", "support"] as const;
 export type CannedKind = (typeof CANNED_KINDS)[number];
 
+/**
+ * Partials the service renders itself into the system prompt (graphs/chat/prompts.ts), not only through
+ * `{{> name}}`: the care-first note and the request's word limit. The loader refuses a folder without them.
+ */
+export const SERVICE_PARTIALS = ["crisis-first", "request-length"] as const;
+export type ServicePartial = (typeof SERVICE_PARTIALS)[number];
+
 /** Languages detectLanguage can return; every canned kind must exist in each of them. */
 export const LANGUAGES = ["en", "es"] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -78,10 +78,12 @@ describe("people in distress reach the agent with the crisis guidance in force",
     expect(system).toContain("tell a trusted adult");
     expect(system).toContain("Forgiveness never requires a person to stay with");
     expect(system.indexOf("# This message needs care first")).toBeGreaterThan(system.indexOf("# People in distress"));
-    expect(system.indexOf("# This message needs care first")).toBeLessThan(system.indexOf("# Perspective:"));
+    // First after the core (guardrails, theology, profile), which stays identical across requests so providers cache it.
+    expect(system.indexOf("# This message needs care first")).toBeGreaterThan(system.indexOf("# Reader:"));
+    expect(system.indexOf("# This message needs care first")).toBeLessThan(system.indexOf("# Word limit for this answer"));
   });
 
-  it("when a distress message is streamed under the Catholic perspective, then the care-first note still comes before the theology", async () => {
+  it("when a distress message is streamed under the Catholic perspective, then the care-first note follows the core and precedes the word limit", async () => {
     const stream = await client().chat.completions.create({
       model: MODEL,
       messages: [{ role: "user", content: "I don't want to live anymore" }],
@@ -92,7 +94,8 @@ describe("people in distress reach the agent with the crisis guidance in force",
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
     expect(text).toContain("not alone");
     const system = agentSystem();
-    expect(system.indexOf("# This message needs care first")).toBeLessThan(system.indexOf("# Perspective: Catholic"));
+    expect(system.indexOf("# This message needs care first")).toBeGreaterThan(system.indexOf("# Perspective: Catholic"));
+    expect(system.indexOf("# This message needs care first")).toBeLessThan(system.indexOf("# Word limit for this answer"));
   });
 
   it("when distress comes with skip_preflight, then the care-first note is there too", async () => {

@@ -148,7 +148,9 @@ describe("preflight: people in distress", () => {
       expect(system).toContain("# People in distress");
       expect(system).toContain("988");
       expect(system).toContain("# This message needs care first");
-      expect(system.indexOf("# This message needs care first")).toBeLessThan(system.indexOf("# Perspective:"));
+      // After the core (guardrails, theology, profile), which stays identical across requests, and before the word limit.
+      expect(system.indexOf("# This message needs care first")).toBeGreaterThan(system.indexOf("# Reader:"));
+      expect(system.indexOf("# This message needs care first")).toBeLessThan(system.indexOf("# Word limit for this answer"));
     },
   );
 

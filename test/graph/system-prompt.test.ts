@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { render } from "../../src/prompts/loader.js";
-import { promptVars } from "../../graphs/chat/prompts.js";
+import { promptVars, systemPromptCore } from "../../graphs/chat/prompts.js";
 import { type ChatRequest, match, messageText, reply } from "../fakes/index.js";
 import { context, startHarness, type Harness } from "./harness.js";
 
@@ -94,5 +94,43 @@ describe("the system prompt the provider receives", () => {
     const msgs = h.provider.chatRequests[0]!.body.messages;
     expect(msgs.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(msgs.slice(1).map(messageText)).toEqual(["Who wrote Romans?", "Paul wrote it.", "Why did he write it?"]);
+  });
+
+  it("when two requests differ in question, language and max_words, then the provider receives the same core as the prompt's prefix", async () => {
+    const asks = [
+      { question: "What does the Bible say about forgiveness?", maxWords: 300 },
+      { question: "¿Qué dice la Biblia sobre la esperanza?", maxWords: 120, callerSystem: "Sé breve." },
+    ];
+    const systems: string[] = [];
+    for (const { question, ...ctx } of asks) {
+      h.provider.reset();
+      h.provider.on(match.agent(), reply.text("An answer."));
+      await h.run(question, { skipPreflight: true, theology: "catholic", ...ctx });
+      systems.push(systemOf(h.provider.chatRequests[0]!));
+    }
+    const [a, b] = systems as [string, string];
+    let shared = 0;
+    while (shared < a.length && a[shared] === b[shared]) shared++;
+    const core = systemPromptCore(h.deps.prompts, context({ theology: "catholic" }));
+    // The prompts part where the per-request section starts, and not a character before it.
+    expect(shared).toBeGreaterThanOrEqual(core.length);
+    expect(a.slice(0, core.length)).toBe(core);
+    expect(core).toContain("# Perspective: Catholic");
+    expect(a.indexOf("at most 300 words")).toBeGreaterThan(core.length);
+    expect(b.indexOf("at most 120 words")).toBeGreaterThan(core.length);
+  });
+
+  it("when the agent is offered its tools, then the guardrails' tool list names exactly those tools, and every tool the prompt names exists", async () => {
+    await h.run("What is grace?", { skipPreflight: true });
+    const request = h.provider.chatRequests[0]!;
+    const offered = (request.body.tools ?? []).map((t) => t.function.name).sort();
+    expect(offered.length).toBeGreaterThanOrEqual(6);
+    const system = systemOf(request);
+    const section = system.slice(system.indexOf("# Scripture"), system.indexOf("\n# ", system.indexOf("# Scripture") + 1));
+    const listed = [...section.matchAll(/^- `([a-z_]+)` /gm)].map((m) => m[1]!).sort();
+    expect(listed).toEqual(offered);
+    expect(section).not.toMatch(/\b(two|three|four|five) tools\b/i);
+    const named = new Set([...system.matchAll(/`([a-z]+_[a-z_]+)`/g)].map((m) => m[1]!));
+    for (const name of named) expect(offered, `the prompt names \`${name}\``).toContain(name);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolveContext } from "../../graphs/chat/configuration.js";
-import { buildSystemPrompt, promptVars } from "../../graphs/chat/prompts.js";
+import { buildSystemPrompt, promptVars, systemPromptCore } from "../../graphs/chat/prompts.js";
 import { loadPrompts, render } from "../../src/prompts/loader.js";
 
 const prompts = loadPrompts();
@@ -30,10 +30,38 @@ describe("system prompt assembly over the shipped prompts", () => {
         // Only the closing fence may follow the caller's text.
         expect(system.slice(callerAt + CALLER.length).trim()).toMatch(/^\S+$/);
         expect(system).not.toMatch(/\{\{|> Controls:/);
-        expect(system).toContain("within 123 words");
+        expect(system).toContain("at most 123 words");
         combinations++;
       }
     }
     expect(combinations).toBe(prompts.theologies.length * prompts.profiles.length);
+  });
+
+  it("when requests share theology, profile and translation, then the core is a byte-identical prefix whatever varies per request", () => {
+    const base = { theology: "reformed", profile: "scholar", bibleId: "eng-kjv" };
+    const variants = [
+      { maxWords: 300, question: "What does the Bible say about forgiveness?" },
+      { maxWords: 120, question: "¿Qué dice la Biblia sobre el perdón?" },
+      { maxWords: 80, question: "I can't go on, I want to die.", callerSystem: "Use bullet points." },
+      { maxWords: 1999, question: "What is grace?", passage: "# The passage the user is reading\n\nJohn 3:16 ..." },
+    ];
+    const systems = variants.map(({ question, passage, ...context }) => {
+      const ctx = resolveContext({ context: { ...base, ...context } }, { prompts, defaultModel: "m", preflightModel: "m" });
+      return buildSystemPrompt({ prompts, ctx, lastUserText: question, passage });
+    });
+    const core = systemPromptCore(prompts, resolveContext({ context: base }, { prompts, defaultModel: "m", preflightModel: "m" }));
+    for (const system of systems) expect(system.startsWith(`${core}\n\n`)).toBe(true);
+    // Nothing of the request is in the core: not its word limit, not the care note, not the caller's text.
+    for (const value of ["300 words", "120 words", "80 words", "1999", "needs care first", "Use bullet points", "John 3:16 ..."]) {
+      expect(core).not.toContain(value);
+    }
+    expect(systems[1]).toContain("at most 120 words");
+    expect(systems[2]!.indexOf("needs care first")).toBeGreaterThan(core.length);
+  });
+
+  it("when the theology, profile or translation changes, then the core changes with it", () => {
+    const coreOf = (context: Record<string, string>) => systemPromptCore(prompts, resolveContext({ context }, { prompts, defaultModel: "m", preflightModel: "m" }));
+    const cores = new Set([coreOf({}), coreOf({ theology: "catholic" }), coreOf({ profile: "scholar" }), coreOf({ bibleId: "eng-kjv" })]);
+    expect(cores.size).toBe(4);
   });
 });

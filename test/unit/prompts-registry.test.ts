@@ -68,7 +68,7 @@ describe("prompt registry", () => {
 
   it("when a partial is included, then its text replaces the tag and the Controls line never reaches the model", () => {
     const registry = loadPrompts(FIXTURE);
-    expect(registry.guardrails.body).toBe("Rules. Stay within {{max_words}} words.\n\nCare for people in distress.");
+    expect(registry.guardrails.body).toBe("Rules for {{theology_name}}. Your tools:\n{{tools}}\n\nCare for people in distress.");
     expect(registry.theologies.every((t) => !t.body.includes("Controls:"))).toBe(true);
   });
 

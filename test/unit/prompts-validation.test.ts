@@ -19,6 +19,32 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
     expected: ["canned/greeting.en.md:6: placeholder {{language}} is not available in canned files"],
   },
   {
+    when: "a core file uses a value that changes per request",
+    breakIt: (d) => {
+      editPromptFile(d, "guardrails.md", "Rules for", "Stay within {{max_words}} words. Rules for");
+      editPromptFile(d, "profiles/reader.md", "{{profile_name}}", "{{profile_name}} in {{language}}");
+    },
+    expected: [
+      "guardrails.md:6: placeholder {{max_words}} is not available in guardrails files: it changes from request to request",
+      "profiles/reader.md:11: placeholder {{language}} is not available in profile files: it changes from request to request",
+    ],
+  },
+  {
+    when: "a core file includes a partial that uses a per-request value",
+    breakIt: (d) => editPromptFile(d, "_partials/care.md", "Care", "Within {{max_words}} words. Care"),
+    expected: ['guardrails.md:9: partial "care" uses {{max_words}}, which is not available in guardrails files: it changes from request to request'],
+  },
+  {
+    when: "a canned reply uses the tool list, which only the core may use",
+    breakIt: (d) => editPromptFile(d, "canned/greeting.en.md", "Canned", "{{tools}} Canned"),
+    expected: ["canned/greeting.en.md:6: placeholder {{tools}} is not available in canned files"],
+  },
+  {
+    when: "a partial the service renders itself is missing",
+    breakIt: (d) => unlinkSync(join(d, "_partials/request-length.md")),
+    expected: ["_partials/request-length.md:1: missing partial request-length"],
+  },
+  {
     when: "a placeholder is malformed",
     breakIt: (d) => editPromptFile(d, "profiles/reader.md", "{{profile_name}}", "{{ profile name }} and {{max_words"),
     expected: ["profiles/reader.md:11: malformed placeholder {{ profile name }}", "profiles/reader.md:11: malformed placeholder {{:"],
@@ -26,12 +52,12 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
   {
     when: "a partial is included by a path that tries to leave the folder",
     breakIt: (d) => editPromptFile(d, "guardrails.md", "{{> care}}", "{{> ../../etc/passwd}}"),
-    expected: ["guardrails.md:8: malformed placeholder {{> ../../etc/passwd}}"],
+    expected: ["guardrails.md:9: malformed placeholder {{> ../../etc/passwd}}"],
   },
   {
     when: "an included partial does not exist",
     breakIt: (d) => editPromptFile(d, "guardrails.md", "{{> care}}", "{{> kindness}}"),
-    expected: ["guardrails.md:8: unknown partial {{> kindness}}"],
+    expected: ["guardrails.md:9: unknown partial {{> kindness}}"],
   },
   {
     when: "a partial includes another partial",
@@ -157,7 +183,7 @@ describe("loadPrompts validation", () => {
   it("when a symlink stays inside the folder, then it loads like a file", () => {
     const dir = copyPromptFixture();
     symlinkSync(join(dir, "_partials/care.md"), join(dir, "_partials/care-link.md"));
-    expect(loadPrompts(dir).partials.map((p) => p.slug).sort()).toEqual(["care", "care-link"]);
+    expect(loadPrompts(dir).partials.map((p) => p.slug).sort()).toEqual(["care", "care-link", "crisis-first", "request-length"]);
   });
 
   it("when several files are broken, then every problem is listed, not only the first", () => {

@@ -16,6 +16,12 @@ function label(info: CommentaryInfo): string {
   return `${info.name} by ${info.author} (${info.date}; ${info.tradition})`;
 }
 
+/** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
+export const COMMENTARY_TOOL = {
+  name: "commentary",
+  purpose: "gives what a classic public-domain commentary says about a passage (Matthew Henry, Spurgeon on the Psalms, Scofield), each from its own tradition",
+} as const;
+
 /**
  * Classic commentaries on a passage (Matthew Henry's Concise, Spurgeon's Treasury of David on the
  * Psalms, the 1917 Scofield notes). Which one comes first follows the theology's `commentaries:`
@@ -61,7 +67,7 @@ export function createCommentaryTool(deps: Pick<ChatDeps, "references" | "study"
       return bounded(lines);
     },
     {
-      name: "commentary",
+      name: COMMENTARY_TOOL.name,
       description:
         "What a classic public-domain commentary says about a passage: Matthew Henry's Concise Commentary (whole Bible), Spurgeon's Treasury of David (Psalms), Scofield Reference Notes 1917 (dispensationalist). Each speaks from its own tradition; name it when you draw on it.",
       schema: z.object({

@@ -1,23 +1,33 @@
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
-import { createKeywordSearchTool } from "./keyword-search.js";
-import { createLookupPassageTool } from "./lookup-passage.js";
-import { createSearchScriptureTool, searchCanon, type SearchCanon } from "./search-scripture.js";
-import { createCommentaryTool } from "./commentary.js";
-import { createTopicsTool } from "./topics.js";
-import { createWordStudyTool } from "./word-study.js";
+import { createKeywordSearchTool, KEYWORD_SEARCH_TOOL } from "./keyword-search.js";
+import { createLookupPassageTool, LOOKUP_PASSAGE_TOOL } from "./lookup-passage.js";
+import { createSearchScriptureTool, SEARCH_SCRIPTURE_TOOL, searchCanon, type SearchCanon } from "./search-scripture.js";
+import { COMMENTARY_TOOL, createCommentaryTool } from "./commentary.js";
+import { createTopicsTool, TOPICS_TOOL } from "./topics.js";
+import { createWordStudyTool, WORD_STUDY_TOOL } from "./word-study.js";
+
+/**
+ * The one list of the agent's tools, in the order the model is shown them: each with its name and
+ * one-line purpose (what the guardrails' `{{tools}}` says) beside the factory that builds it, so the
+ * guardrails cannot name a tool the agent lacks or leave one out.
+ */
+const TOOLBOX = [
+  { info: SEARCH_SCRIPTURE_TOOL, create: (deps: ChatDeps, ctx: ChatContext, canon: SearchCanon) => createSearchScriptureTool(deps, ctx, canon) },
+  { info: KEYWORD_SEARCH_TOOL, create: (deps: ChatDeps, ctx: ChatContext, canon: SearchCanon) => createKeywordSearchTool(deps, ctx, canon) },
+  { info: LOOKUP_PASSAGE_TOOL, create: (deps: ChatDeps, ctx: ChatContext) => createLookupPassageTool(deps, ctx) },
+  { info: WORD_STUDY_TOOL, create: (deps: ChatDeps, ctx: ChatContext) => createWordStudyTool(deps, ctx) },
+  { info: COMMENTARY_TOOL, create: (deps: ChatDeps, ctx: ChatContext) => createCommentaryTool(deps, ctx) },
+  { info: TOPICS_TOOL, create: (deps: ChatDeps, ctx: ChatContext) => createTopicsTool(deps, ctx) },
+] as const;
 
 function buildTools(deps: ChatDeps, ctx: ChatContext, canon: SearchCanon) {
-  return [
-    createSearchScriptureTool(deps, ctx, canon),
-    createKeywordSearchTool(deps, ctx, canon),
-    createLookupPassageTool(deps, ctx),
-    createWordStudyTool(deps, ctx),
-    createCommentaryTool(deps, ctx),
-    createTopicsTool(deps, ctx),
-  ];
+  return TOOLBOX.map(({ create }) => create(deps, ctx, canon));
 }
+
+/** The value of the guardrails' `{{tools}}`: one line per tool, its name and purpose. */
+export const TOOLS_PARAGRAPH = TOOLBOX.map(({ info }) => `- \`${info.name}\` ${info.purpose}.`).join("\n");
 
 export type ChatTool = ReturnType<typeof buildTools>[number];
 

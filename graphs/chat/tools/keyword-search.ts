@@ -6,6 +6,12 @@ import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
 import type { SearchCanon } from "./search-scripture.js";
 
+/** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
+export const KEYWORD_SEARCH_TOOL = {
+  name: "keyword_search",
+  purpose: "finds exact words or phrases (for \"where does the Bible say 'be still'?\")",
+} as const;
+
 /** Exact words and phrases across verses ("where does the Bible say 'be still'?"). */
 export function createKeywordSearchTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
   return tool(
@@ -29,7 +35,7 @@ export function createKeywordSearchTool(deps: Pick<ChatDeps, "search" | "logger"
       }
     },
     {
-      name: "keyword_search",
+      name: KEYWORD_SEARCH_TOOL.name,
       description: "Find verses that contain exact words or a phrase. Returns matching verses with their references.",
       schema: z.object({
         query: z.string().min(1).describe("The exact word or phrase to find, e.g. \"be still\" or \"mustard seed\"."),

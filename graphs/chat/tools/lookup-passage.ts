@@ -29,6 +29,12 @@ function sections(ref: PassageRef, read: (chapter: number, from: number, to: num
   return out;
 }
 
+/** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
+export const LOOKUP_PASSAGE_TOOL = {
+  name: "lookup_passage",
+  purpose: "fetches any reference in any available translation (for \"read me Romans 8:28-30\")",
+} as const;
+
 /** Reads any reference in any shipped translation from the local corpus: it works when search is down. */
 export function createLookupPassageTool(deps: Pick<ChatDeps, "bibles" | "references">, ctx: ChatContext) {
   const ids = deps.bibles.ids();
@@ -75,7 +81,7 @@ export function createLookupPassageTool(deps: Pick<ChatDeps, "bibles" | "referen
       return bounded(lines);
     },
     {
-      name: "lookup_passage",
+      name: LOOKUP_PASSAGE_TOOL.name,
       description:
         "Read a Bible passage by reference, in the user's translation or another one. Returns the verses with their numbers. Knows the 66 books and the deuterocanon (Tobit, Judith, Wisdom, Sirach, Baruch, 1-4 Maccabees, ...), which only eng-web carries.",
       schema: z.object({

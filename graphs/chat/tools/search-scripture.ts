@@ -28,6 +28,12 @@ export const SEARCH_SCRIPTURE_DESCRIPTION =
   "(e.g. divorce and remarriage, or suffering and God's goodness), search more than once, one side per search, " +
   "then answer from what you found. Returns the best chapters with references, the verses that matched and the text.";
 
+/** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
+export const SEARCH_SCRIPTURE_TOOL = {
+  name: "search_scripture",
+  purpose: "finds passages by meaning (for \"what does the Bible say about forgiveness?\")",
+} as const;
+
 /** Search by meaning; each hit is a chapter, clipped, so the model reads the best part and can look up more. */
 export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
   return tool(
@@ -55,7 +61,7 @@ export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logge
       }
     },
     {
-      name: "search_scripture",
+      name: SEARCH_SCRIPTURE_TOOL.name,
       description: SEARCH_SCRIPTURE_DESCRIPTION,
       schema: z.object({
         query: z.string().min(1).describe("What to look for, in the Bible's own words where you know them: a topic, question or idea."),

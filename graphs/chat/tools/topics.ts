@@ -8,6 +8,12 @@ import { studyOf } from "./study-source.js";
 const MAX_TOPICS = 3;
 const REFS_PER_TOPIC = 25;
 
+/** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
+export const TOPICS_TOOL = {
+  name: "topics",
+  purpose: "gives the passages on a topic from Nave's Topical Bible, or the topics a verse belongs to (for \"verses on anger\")",
+} as const;
+
 /**
  * Nave's Topical Bible: where a topic runs through the whole Bible (by topic words), or the topics a
  * verse belongs to. Its own index, apart from scripture search.
@@ -45,7 +51,7 @@ export function createTopicsTool(deps: Pick<ChatDeps, "references" | "study">, _
       return bounded(lines);
     },
     {
-      name: "topics",
+      name: TOPICS_TOOL.name,
       description:
         "Nave's Topical Bible: the passages on a topic across the whole Bible (e.g. anger, forgiveness, the Sabbath), grouped as Nave grouped them, or the topics a verse belongs to.",
       schema: z.object({

@@ -43,6 +43,12 @@ function matching(words: VerseWord[], english: string): VerseWord[] {
   return words.filter((w) => w.strong.length > 0 && stem(w.text).split(/\s+/).some((t) => t.startsWith(target) || target.startsWith(t) && t.length >= 4));
 }
 
+/** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
+export const WORD_STUDY_TOOL = {
+  name: "word_study",
+  purpose: "gives the Greek or Hebrew word behind an English word of a passage, its meaning and its other uses (for \"what does love mean in John 21:15?\")",
+} as const;
+
 /**
  * The original (Greek or Hebrew) word behind an English word of a passage, or a Strong's number, from
  * Strong's dictionaries and the KJV's concordance tags: definition, derivation, and where else the Bible
@@ -111,7 +117,7 @@ export function createWordStudyTool(deps: Pick<ChatDeps, "references" | "study">
       return bounded(lines);
     },
     {
-      name: "word_study",
+      name: WORD_STUDY_TOOL.name,
       description:
         "The original Greek or Hebrew word behind an English word of a passage (or a Strong's number): lemma, transliteration, definition, how the KJV renders it, and how often and where else the Bible uses it. Use it for questions about what a word means in the original, e.g. agape vs phileo in John 21.",
       schema: z.object({
