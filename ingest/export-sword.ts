@@ -71,8 +71,14 @@ function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ENTITIES[name] ?? "");
 }
 
+// The end of a quotation (the WEB's words of Jesus, `...me?”</q><w>He</w> said`) is a word boundary: the
+// module sets the next sentence flush against it (19 verses glued "me?”He"), or leaves a space before the
+// punctuation that closes an outer quote or question ("me?’</q> ”", "come’</q> ?”"); as a boundary it
+// gives "me?” He", "me?’”" and "come’?”", as the WEB prints them everywhere else.
+const QUOTE_END = "</q>";
+
 function removeTags(text: string): string {
-  return text.replace(TAG, (_, name: string) => (INLINE_TAGS.has(name) ? "" : BOUNDARY));
+  return text.replace(TAG, (tag: string, name: string) => (INLINE_TAGS.has(name) && tag !== QUOTE_END ? "" : BOUNDARY));
 }
 
 /**

@@ -46,6 +46,16 @@ describe.each(IDS)("%s is clean text", (id) => {
     ["a space before a comma, period, semicolon or colon", /\S* [,.;:]/],
     // A lower-case letter straight before an upper-case one is how cut markup glues words ("theLORD").
     ["lowercase-uppercase joins", /\S*\p{Ll}\p{Lu}\S*/u],
+    // The end of a quotation glued to the next sentence ("me?”He said", 19 WEB verses once).
+    ["a letter or digit straight after a closing quotation mark", /\S*[”»][\p{L}\p{N}]\S*/u],
+    ["a letter or digit straight before an opening quotation mark", /\S*[\p{L}\p{N}][“«]\S*/u],
+    ["a letter straight after a comma, semicolon, colon, question or exclamation mark", /\S*\p{L}[,;:?!]\p{L}\S*/u],
+    ["a letter straight after a full stop and before a capital", /\S*\p{L}\.\p{Lu}\S*/u],
+    ["letters glued to digits", /\S*(?:\p{L}\p{N}|\p{N}\p{L})\S*/u],
+    // A space left where markup ended: "me?’ ”", "come’ ?”" (the WEB prints "me?’”" and "come’?”" elsewhere).
+    ["a space before a closing quotation mark or bracket", /\S* [”»)\]]/u],
+    ["a space before a question or exclamation mark", /\S* [?!]/u],
+    ["a space after an opening quotation mark or bracket", /[“«(\[¿¡] \S*/u],
   ])("has no %s", (_, pattern) => {
     expect(offenders(id, pattern)).toEqual([]);
   });

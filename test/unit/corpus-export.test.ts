@@ -33,6 +33,21 @@ describe("stripOsis", () => {
       "his only born Son, that",
     ],
     [
+      "the next sentence set flush after the end of a quotation of Jesus gets its space (John 21:17)",
+      '<q marker="" who="Jesus">“<w lemma="x">Do</w> you have affection for <w lemma="x">me</w>?”</q><w lemma="x">He</w> said',
+      "“Do you have affection for me?” He said",
+    ],
+    [
+      "the space the module leaves between an inner quotation's end and the punctuation closing the outer one goes",
+      '<w lemma="x">touched</w> <w lemma="x">me</w>?’</q> ” <div eID="p1" type="x-p"/>',
+      "touched me?’”",
+    ],
+    [
+      "and so does the one before a question mark after an inner quotation (John 7:36)",
+      'you can’t come’</q> ?” <div eID="p2" type="x-p"/>',
+      "you can’t come’?”",
+    ],
+    [
       "cross references go",
       'Jesus wept.<note type="crossReference"><reference osisRef="Luke.19.41">Luke 19:41</reference></note>',
       "Jesus wept.",
