@@ -73,7 +73,8 @@ describe("people in distress reach the agent with the crisis guidance in force",
     expect(classifierCalls()).toHaveLength(0);
     const system = agentSystem();
     expect(system).toContain("# People in distress");
-    expect(system).toMatch(/988[\s\S]*Samaritans on 116 123/);
+    expect(system).toMatch(/988[\s\S]*1-800-799-7233[\s\S]*RAINN\) 1-800-656-4673[\s\S]*Samaritans 116 123/);
+    expect(system).toContain("Put the help in your first two sentences");
     expect(system).toContain("do not send them back to that person");
     expect(system).toContain("tell a trusted adult");
     expect(system).toContain("Forgiveness never requires a person to stay with");
