@@ -63,6 +63,8 @@ const EnvSchema = z.object({
   // LangSmith tracing, read by the langsmith library itself; the chat runtime wraps its provider calls only when on.
   LANGSMITH_TRACING: bool(false),
   LANGCHAIN_TRACING_V2: bool(false),
+  // A support question's reply: "empty" (default) is the spec's blank answer, "text" a short paragraph about the service.
+  SUPPORT_REPLY: z.enum(["empty", "text"]).default("empty"),
   // The shape of callers' keys; unset keeps the spec's rule (graphs/chat/contract.ts owns the rule).
   API_KEY_PREFIXES: KeyPrefixes,
 });
@@ -91,6 +93,8 @@ export type Config = {
   studioApiKey?: string | undefined;
   /** LANGSMITH_TRACING or LANGCHAIN_TRACING_V2: each provider call is traced as a LangSmith run. */
   tracing: boolean;
+  /** SUPPORT_REPLY: a support question gets the spec's empty content ("empty", the default) or prompts/canned/support.*.md ("text"). */
+  supportReply?: "empty" | "text" | undefined;
   /** API_KEY_PREFIXES: the prefixes a caller's key may start with, "any", or unset for the spec's rule. */
   apiKeyPrefixes?: readonly string[] | "any" | undefined;
   /** Named providers (PROVIDER_<NAME>_*), reached with model `<name>/<model>`; OPENAI_BASE_URL stays the default. */
@@ -183,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     studioApiKey: e.STUDIO_API_KEY,
     tracing: e.LANGSMITH_TRACING || e.LANGCHAIN_TRACING_V2,
     apiKeyPrefixes: e.API_KEY_PREFIXES,
+    supportReply: e.SUPPORT_REPLY,
     providers,
   };
 }

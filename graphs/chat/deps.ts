@@ -65,6 +65,8 @@ export interface ChatDeps {
   /** The provider a request's calls go to, as provider errors name it: the default's host, or "<name>, <host>". */
   providerNameFor(ctx: ChatRequestContext): string;
   logger?: GraphLogger;
+  /** SUPPORT_REPLY: "empty" (the spec's blank answer to a support question) or "text" (prompts/canned/support.*.md). */
+  supportReply?: "empty" | "text";
   /** PUBLIC_BASE_URL: reader links and citation URLs become absolute. */
   publicBaseUrl?: string | undefined;
   /** Provider calls, preflight decisions and tokens (docs/architecture.md, Metrics). */

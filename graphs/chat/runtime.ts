@@ -18,7 +18,7 @@ import { addUsage, NO_USAGE } from "./usage.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
 export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes"> &
-  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models">>;
+  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models" | "supportReply">>;
 
 /** The providers configuration names: OPENAI_BASE_URL (with MODELS, PREFLIGHT_MODEL, API_KEY_PREFIXES) and each PROVIDER_<NAME>_*. */
 export function providersFrom(config: ChatRuntimeConfig): ProviderTable {
@@ -130,6 +130,9 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
     },
     get publicBaseUrl() {
       return config.publicBaseUrl;
+    },
+    get supportReply() {
+      return config.supportReply ?? "empty";
     },
     get metrics() {
       return parts.metrics;

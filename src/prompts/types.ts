@@ -3,7 +3,7 @@ import type { Canon } from "../scripture/books.js";
 export type PromptKind = "guardrails" | "preflight" | "theology" | "profile" | "canned" | "partial";
 
 /** Replies sent without reaching the agent; the file name is `canned/<kind>.<lang>.md`. */
-export const CANNED_KINDS = ["greeting", "incomplete_input", "content_filter", "support"] as const;
+export const CANNED_KINDS = ["greeting", "thanks", "farewell", "incomplete_input", "content_filter", "support", "crisis"] as const;
 export type CannedKind = (typeof CANNED_KINDS)[number];
 
 /**

@@ -148,9 +148,9 @@ describe("follow-ups are read in their conversation", () => {
     expect(agentCalls()).toHaveLength(1);
   });
 
-  it("when \"Thanks!\" follows an answer, then it is still a greeting", async () => {
+  it("when \"Thanks!\" follows an answer, then it is still a greeting, answered with thanks", async () => {
     const res = await ask([...before, { role: "user", content: "Thanks!" }]);
-    expect(res.choices[0]!.message.content).toMatch(/welcome/i);
+    expect(res.choices[0]!.message.content).toMatch(/^You're welcome!/);
     expect(agentCalls()).toHaveLength(0);
   });
 });
@@ -211,24 +211,26 @@ describe("injections addressed to the assistant are still refused", () => {
   });
 });
 
-describe("support questions get a real answer about the service", () => {
-  it("when the user asks which perspective is in use, then the reply names the theology and profile and where the lists are", async () => {
+describe("support questions get the spec's blank answer (issue 22)", () => {
+  it("when the user asks which perspective is in use, then the content is empty and the agent is not called", async () => {
     s.provider.on(match.structured(), reply.json({ category: "support_question" }));
     const res = await ask("Which theological perspective are you using?", { theology: "reformed", profile: "scholar" });
-    const content = res.choices[0]!.message.content!;
-    expect(content).toContain("**Reformed**");
-    expect(content).toContain("**Scholar**");
-    expect(content).toContain("/v1/theologies");
+    expect(res.choices[0]).toMatchObject({ finish_reason: "stop", message: { role: "assistant", content: "" } });
     expect(agentCalls()).toHaveLength(0);
   });
 
-  it("when the question is in Spanish, then the reply is in Spanish with the Spanish names", async () => {
+  it("when the support question is streamed, then the role chunk, the finish chunk and [DONE], with no text", async () => {
     s.provider.on(match.structured(), reply.json({ category: "support_question" }));
-    const res = await ask("¿Qué perspectiva teológica estás usando?", { theology: "catholic", profile: "spiritual_seeker" });
-    const content = res.choices[0]!.message.content!;
-    expect(content).toContain("**Católica**");
-    expect(content).toContain("**Buscador espiritual**");
-    expect(content).toContain("/v1/theologies?lang=es");
+    const stream = await client().chat.completions.create({
+      model: MODEL,
+      messages: [{ role: "user", content: "¿Qué perspectiva teológica estás usando?" }],
+      stream: true,
+    } as OpenAI.Chat.ChatCompletionCreateParamsStreaming);
+    const chunks: OpenAI.Chat.ChatCompletionChunk[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((c) => c.choices[0]?.delta)).toEqual([{ role: "assistant", content: "" }, {}]);
+    expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe("stop");
+    expect(agentCalls()).toHaveLength(0);
   });
 });
 

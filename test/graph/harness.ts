@@ -64,6 +64,8 @@ export interface HarnessOptions extends Partial<Omit<ChatRuntimeParts, "logger">
   providerTimeoutMs?: number;
   /** LANGSMITH_TRACING (off unless set). */
   tracing?: boolean;
+  /** SUPPORT_REPLY (the default, "empty", unless set). */
+  supportReply?: "empty" | "text";
 }
 
 /**
@@ -75,7 +77,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   bibles ??= loadBibleLibrary();
   prompts ??= loadPrompts();
   const logs: LogLine[] = [];
-  const { maxSteps = 4, providerTimeoutMs = 5_000, tracing = false, ...parts } = options;
+  const { maxSteps = 4, providerTimeoutMs = 5_000, tracing = false, supportReply, ...parts } = options;
   const config = loadConfig({
     OPENAI_BASE_URL: provider.baseURL,
     AGENT_MAX_STEPS: String(maxSteps),
@@ -83,6 +85,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     DEFAULT_MODEL: "gpt-4o-mini",
     PREFLIGHT_MODEL: "gpt-4.1-mini",
     LANGSMITH_TRACING: String(tracing),
+    SUPPORT_REPLY: supportReply,
   });
   const runtime = buildChatRuntime(config, {
     prompts,

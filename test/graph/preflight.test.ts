@@ -21,10 +21,34 @@ describe("preflight settled by rules", () => {
     expect(out.usage).toEqual({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
   });
 
-  it("when the user says gracias, then the Spanish greeting comes back without a provider call", async () => {
+  it("when the user says gracias, then the Spanish thanks reply comes back without a provider call", async () => {
     const out = await h.run("¡Muchas gracias!");
-    expect(out.kind === "canned" && out.content).toBe(h.deps.prompts.canned("greeting", "es").body);
+    expect(out).toMatchObject({ kind: "canned", category: "greeting" });
+    expect(out.kind === "canned" && out.content).toBe(h.deps.prompts.canned("thanks", "es").body);
     expect(h.provider.chatRequests).toHaveLength(0);
+  });
+
+  it.each([
+    ["Thanks so much!", "thanks", "en"],
+    ["thanks, goodbye", "farewell", "en"],
+    ["Adiós, gracias", "farewell", "es"],
+    ["Hola", "greeting", "es"],
+  ] as const)("when the user writes %j, then the %s reply (%s) comes back, the category stays greeting", async (text, kind, lang) => {
+    const out = await h.run(text);
+    expect(out).toMatchObject({ kind: "canned", category: "greeting" });
+    expect(out.kind === "canned" && out.content).toBe(h.deps.prompts.canned(kind, lang).body);
+  });
+
+  it("when a goodbye closes a conversation that had distress in it, then the agent answers it with the care-first note", async () => {
+    h.provider.on(match.agent(), reply.text("I'm glad you wrote. Before you go: you can call or text 988 any time."));
+    const out = await h.run([
+      { role: "user", content: "I don't want to live anymore" },
+      { role: "assistant", content: "I'm so sorry you're feeling this way. You matter. Please call or text 988." },
+      { role: "user", content: "thanks, goodbye" },
+    ]);
+    expect(out.kind).toBe("answer");
+    expect(structured()).toHaveLength(0);
+    expect(String(h.agentCalls()[0]!.body.messages[0]!.content)).toContain("# This message needs care first");
   });
 
   it("when the message is an email address, then it is rejected with the content-filter text and no call", async () => {
@@ -56,17 +80,24 @@ describe("preflight settled by rules", () => {
 describe("preflight by the classifier model", () => {
   const question = "Could you tell me how this works for my church group?";
 
-  it("when the classifier says support_question, then a short reply names the perspective and the listings, and the agent is not called", async () => {
+  it("when the classifier says support_question, then the answer is the spec's blank content and the agent is not called", async () => {
     h.provider.on(match.structured(), reply.json({ category: "support_question" }));
     const out = await h.run(question);
+    expect(out).toMatchObject({ kind: "canned", category: "support_question", content: "" });
+    expect(structured()).toHaveLength(1);
+    expect(h.agentCalls()).toHaveLength(0);
+  });
+
+  it("when SUPPORT_REPLY=text and the classifier says support_question, then a short reply names the perspective and the listings", async () => {
+    const t = await startHarness({ supportReply: "text" });
+    t.provider.on(match.structured(), reply.json({ category: "support_question" }));
+    const out = await t.run(question).finally(() => t.close());
     expect(out).toMatchObject({ kind: "canned", category: "support_question" });
     const content = out.kind === "canned" ? out.content : "";
     expect(content).toContain(`**${h.deps.prompts.defaultTheology.name}**`);
     expect(content).toContain(`**${h.deps.prompts.defaultProfile.name}**`);
     expect(content).toContain("/v1/theologies");
     expect(content).not.toMatch(/\{\{|\}\}/);
-    expect(structured()).toHaveLength(1);
-    expect(h.agentCalls()).toHaveLength(0);
   });
 
   it("when the conversation has earlier turns, then the classifier sees them (bounded) before the message it classifies", async () => {
@@ -163,11 +194,12 @@ describe("preflight: people in distress", () => {
 });
 
 describe("preflight: support questions in Spanish", () => {
-  it("when a Spanish support question is classified, then the reply is in Spanish and names the perspective in Spanish", async () => {
-    h.provider.on(match.structured(), reply.json({ category: "support_question" }));
-    const out = await h.run("¿Qué perspectiva teológica estás usando y cómo funciona este servicio?");
+  it("when SUPPORT_REPLY=text and a Spanish support question is classified, then the reply is in Spanish and names the perspective in Spanish", async () => {
+    const t = await startHarness({ supportReply: "text" });
+    t.provider.on(match.structured(), reply.json({ category: "support_question" }));
+    const out = await t.run("¿Qué perspectiva teológica estás usando y cómo funciona este servicio?").finally(() => t.close());
+    const theology = t.deps.prompts.defaultTheology.localized?.es;
     const content = out.kind === "canned" ? out.content : "";
-    const theology = h.deps.prompts.defaultTheology.localized?.es;
     expect(theology).toBeDefined();
     expect(content).toContain(`**${theology!.name}**`);
     expect(content).toContain(theology!.description);
