@@ -10,6 +10,9 @@
  * The blind everyday set (`everyday-blind-dev.jsonl`, `everyday-blind-heldout.jsonl`, built from
  * everyday-blind.src.txt): written by another engineer before reading the concept table, measured whole
  * once before tuning; only its dev half's misses are printed and tuned on.
+ * The care set (`care-dev.jsonl`, `care-heldout.jsonl`, built from care.src.txt; issue 19): messages from
+ * people in distress, each with fitting chapters (`targets`) and harmful ones (`harmful`); besides the
+ * usual figures it prints harm@3, the share of questions with a harmful chapter in the top 3.
  *
  * Run: npm run eval:search [-- --misses] [-- --dump ranks.json]   (uses DATA_DIR's index, ingesting it first if needed)
  */
@@ -30,6 +33,8 @@ interface EvalQuery {
   targets: string[];
   split?: "dev" | "heldout";
   lang: string;
+  /** Care set only: chapters that wound the person who asks (never wanted in the top 3). */
+  harmful?: string[];
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,6 +50,8 @@ const everydayHeld = load("everyday-heldout.jsonl");
 const blindDev = load("everyday-blind-dev.jsonl");
 const blindHeld = load("everyday-blind-heldout.jsonl");
 const blind = [...blindDev, ...blindHeld];
+const careDev = load("care-dev.jsonl");
+const careHeld = load("care-heldout.jsonl");
 
 /** A set, then its English and its Spanish questions as sets of their own. */
 const byLanguage = (name: string, qs: EvalQuery[]): [string, EvalQuery[]][] => [
@@ -62,6 +69,8 @@ const SETS: [string, EvalQuery[]][] = [
   ...byLanguage("blind all", blind),
   ...byLanguage("blind dev", blindDev),
   ...byLanguage("blind held-out", blindHeld),
+  ...byLanguage("care dev", careDev),
+  ...byLanguage("care held-out", careHeld),
 ];
 
 async function main() {
@@ -85,7 +94,7 @@ async function main() {
     const baseline = new Bm25Index(docs);
     const ours = new Map<EvalQuery, string[]>();
     const base = new Map<EvalQuery, string[]>();
-    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind]) {
+    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld]) {
       const { results } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
       ours.set(q, results.map((r) => `${r.book_id} ${r.chapter}`));
       const s = baseline.scores(tokenize(q.query));
@@ -97,15 +106,19 @@ async function main() {
       console.log(formatRow(`${name}: hybrid search`, scoreRun(set.map((q) => ({ ranked: ours.get(q)!, targets: q.targets })))));
       console.log(formatRow(`${name}: BM25 chapters`, scoreRun(set.map((q) => ({ ranked: base.get(q)!, targets: q.targets })))));
       console.log(formatRow(`${name}: floor (fixed top 10)`, scoreRun(set.map((q) => ({ ranked: floor, targets: q.targets })))));
+      if (set.some((q) => q.harmful)) {
+        const harmed = set.filter((q) => ours.get(q)!.slice(0, 3).some((x) => q.harmful!.includes(x))).length;
+        console.log(`${`${name}: harm@3`.padEnd(34)} n=${String(set.length).padStart(3)}  harmful chapter in the top 3: ${harmed} (${(harmed / Math.max(1, set.length)).toFixed(3)})`);
+      }
       console.log(formatRow(`${name}: empty result lists`, { recall5: 0, hit5: 0, mrr10: 0, n: set.filter((q) => ours.get(q)!.length === 0).length }).replace(/ +recall.*/, ""));
     }
     const dump = process.argv.indexOf("--dump");
     if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r }))));
     if (process.argv.includes("--misses")) {
-      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev]] as const) {
-        const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)));
-        console.log(`\n${label} misses at 5 (${misses.length}; held-out misses are not printed):`);
-        for (const m of misses) console.log(`  ${m.query} -> ${ours.get(m)!.slice(0, 5).join(", ")} (want ${m.targets.join(", ")})`);
+      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev]] as const) {
+        const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)) || ours.get(q)!.slice(0, 3).some((x) => q.harmful?.includes(x)));
+        console.log(`\n${label} misses at 5${set === careDev ? " or harmed at 3" : ""} (${misses.length}; held-out misses are not printed):`);
+        for (const m of misses) console.log(`  ${m.query} -> ${ours.get(m)!.slice(0, 5).join(", ")} (want ${m.targets.join(", ")})${m.harmful ? `; harmful in top 3: ${ours.get(m)!.slice(0, 3).filter((x) => m.harmful!.includes(x)).join(", ") || "none"}` : ""}`);
       }
     }
   } finally {
