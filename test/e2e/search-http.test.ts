@@ -267,3 +267,40 @@ describe("search results: never empty, highlights, reader url, deuterocanon", ()
     expect((await get({ q: "wisdom", deuterocanon: "false" })).status).toBe(200);
   });
 });
+
+describe("care search (issue 19): people in distress find what a pastor would open, not texts that wound them", () => {
+  const chapters = async (q: string) => {
+    const { status, body } = await get({ q, limit: "10" });
+    expect(status).toBe(200);
+    return (body.results as Item[]).map((r) => `${r.book_id} ${r.chapter}`);
+  };
+  // Within this test index (GEN EXO PSA ISA MAT LUK JHN ACT ROM 1CO EPH, Tobit).
+  const ABUSE_FIT = ["PSA 55", "PSA 11", "PSA 10", "PSA 140", "PSA 9", "EXO 3"];
+  const ABUSE_HARM = ["EPH 5", "1CO 7", "GEN 3", "MAT 5", "ROM 13", "MAT 19"];
+  const DOOM = ["MAT 24", "MAT 25", "LUK 16", "LUK 21", "MAT 10", "MAT 13"];
+  it.each([
+    ["my husband hits me", ABUSE_FIT, ABUSE_HARM],
+    ["mi esposo me pega", ABUSE_FIT, ABUSE_HARM],
+    ["is it a sin to leave a husband who beats me", ABUSE_FIT, ABUSE_HARM],
+    ["domestic violence", ABUSE_FIT, ABUSE_HARM],
+    ["I want to end it all", ["PSA 88", "PSA 42", "PSA 34", "PSA 40", "PSA 139", "ACT 16"], [...DOOM, "MAT 27", "1CO 3"]],
+    ["my son killed himself, is he in hell?", ["ROM 8", "PSA 139", "JHN 11", "PSA 34"], [...DOOM, "MAT 27", "1CO 3"]],
+    ["my dad hurts me", ["PSA 27", "MAT 18", "PSA 68", "PSA 10", "ISA 49", "PSA 9", "PSA 34"], ["EXO 20", "EPH 6", "MAT 6"]],
+    ["sexual abuse by a pastor", ["MAT 18", "MAT 23", "PSA 34", "ISA 61", "PSA 10", "PSA 55"], ["1CO 6", "1CO 7", "EPH 5", "MAT 5", "GEN 39"]],
+  ])("when the message is %j, then a fitting chapter is in the top 5 and no wounding one in the top 3", async (q, fit, harm) => {
+    const found = await chapters(q);
+    expect(found.slice(0, 5).filter((c) => fit.includes(c)), found.join(", ")).not.toEqual([]);
+    expect(found.slice(0, 3).filter((c) => harm.includes(c)), found.join(", ")).toEqual([]);
+  });
+
+  it.each([
+    ["is hell real", ["MAT 25", "LUK 16", "MAT 10", "MAT 13"]],
+    ["¿existe el infierno?", ["MAT 25", "LUK 16", "MAT 10", "MAT 13"]],
+    ["should a wife submit to her husband", ["EPH 5"]],
+    ["what does the bible say about submission", ["EPH 5"]],
+    ["signs of the end times", ["MAT 24", "LUK 21"]],
+  ])("when the plain question is %j, then the texts a care message avoids are still found in the top 3", async (q, want) => {
+    const found = await chapters(q);
+    expect(found.slice(0, 3).filter((c) => want.includes(c)), found.join(", ")).not.toEqual([]);
+  });
+});

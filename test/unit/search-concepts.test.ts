@@ -115,3 +115,92 @@ describe("matching concepts in questions", () => {
     expect(tagged.find((p) => p.book === "GEN" && p.chapter === 1)!.tags).toBeUndefined();
   });
 });
+
+describe("care concepts (issue 19): distress names its concept, and the concept keeps wounding texts away", () => {
+  const care = (q: string) => matchConcepts(q).filter((m) => m.concept.avoid.length > 0).map((m) => m.concept.id);
+  const es = (q: string) => [...matchConcepts(q, undefined, "es"), ...matchConcepts(glossSpanish(q), undefined, "en")].map((m) => m.concept.id);
+  it.each([
+    ["my husband hits me", "abuse by a spouse"],
+    ["is it a sin to leave a husband who beats me", "abuse by a spouse"],
+    ["domestic violence", "abuse by a spouse"],
+    ["my dad hurts me", "abuse by a parent"],
+    ["my stepdad hits me when hes drunk", "abuse by a parent"],
+    ["sexual abuse by a pastor", "abuse by a church leader"],
+    ["sexual abuse by a pastor", "sexual assault"],
+    ["I was sexually abused by my youth pastor when I was 12. Was it my fault?", "abuse by a church leader"],
+    ["my husband forces me to have sex", "sexual assault"],
+    ["I'm being abused", "abuse"],
+    ["I want to end it all", "suicidal thoughts"],
+    ["i dont want to live anymore", "suicidal thoughts"],
+    ["my son killed himself, is he in hell?", "loss to suicide"],
+    ["my sister took her own life", "loss to suicide"],
+    ["i cut myself", "self-harm"],
+    ["we had a miscarriage", "miscarriage"],
+    ["our baby was stillborn", "miscarriage"],
+    ["i feel so alone", "loneliness"],
+    ["i have no hope left", "depression"],
+  ])("when the message is %j, then the care concept %s is named", (q, id) => {
+    expect(care(q)).toContain(id);
+  });
+
+  it.each([
+    ["mi esposo me pega", "abuse by a spouse"],
+    ["¿es pecado dejar a un esposo que me golpea?", "abuse by a spouse"],
+    ["violencia doméstica", "abuse by a spouse"],
+    ["mi papá me pega", "abuse by a parent"],
+    ["el pastor abusó de mí", "abuse by a church leader"],
+    ["me violaron", "sexual assault"],
+    ["quiero acabar con todo", "suicidal thoughts"],
+    ["me quiero matar", "suicidal thoughts"],
+    ["mi hijo se suicidó, ¿está en el infierno?", "loss to suicide"],
+    ["cortarme", "self-harm"],
+    ["tuve un aborto espontáneo", "miscarriage"],
+  ])("when the Spanish message is %j, then %s is named", (q, id) => {
+    expect(es(q)).toContain(id);
+  });
+
+  it("when a message names a care concept, then a longer care term claims its words from the everyday concept (a son's suicide is not the doctrine of suicide; 'want to die to self' is not suicidal)", () => {
+    expect(ids("my son killed himself")).not.toContain("suicidal thoughts");
+    expect(ids("do people who commit suicide go to heaven")).toContain("loss to suicide");
+    expect(ids("do people who commit suicide go to heaven")).not.toContain("suicidal thoughts");
+    expect(ids("I want to die to self")).toEqual(["dying to self"]);
+    expect(ids("my husband hits me")).not.toContain("marriage");
+    expect(ids("drug abuse")).toEqual(["addiction"]);
+  });
+
+  it("when a plain question about hell, submission or the end times is asked, then no care concept is named", () => {
+    for (const q of ["is hell real", "what does the bible say about submission", "should a wife submit to her husband", "signs of the end times", "¿existe el infierno?", "what does the bible say about divorce"]) {
+      expect(care(q), q).toEqual([]);
+    }
+  });
+
+  it("when the care concepts load, then they avoid the texts the issue names: wives-submit for abuse, eternal fire and the end of the age for suicide", () => {
+    const avoids = (id: string) => CONCEPTS.find((c) => c.id === id)!.avoid.map((a) => `${a.book} ${a.chapter}`);
+    expect(avoids("abuse by a spouse")).toEqual(expect.arrayContaining(["EPH 5", "1CO 7", "1PE 3", "COL 3", "ROM 13", "MAT 5"]));
+    for (const id of ["suicidal thoughts", "loss to suicide"]) expect(avoids(id)).toEqual(expect.arrayContaining(["MAT 24", "MRK 13", "EZK 7", "MAT 25", "MRK 9", "LUK 16", "REV 20"]));
+    expect(avoids("sexual assault")).toEqual(expect.arrayContaining(["1CO 6", "1TH 4"]));
+    expect(avoids("abuse by a parent")).toEqual(expect.arrayContaining(["EPH 6", "EXO 20"]));
+    // Everyday concepts avoid nothing: only distress changes what a question may find.
+    expect(CONCEPTS.find((c) => c.id === "hell")!.avoid).toEqual([]);
+    expect(CONCEPTS.find((c) => c.id === "submission")!.avoid).toEqual([]);
+  });
+
+  it("when an avoid field is malformed, names verses, or avoids a passage the concept teaches, then parsing throws", () => {
+    expect(() => parseConceptLine("x | a | b | wrath | PSA 55 | MAT 24")).toThrow(/avoid:/);
+    expect(() => parseConceptLine("x | a | b | wrath | PSA 55 | avoid: MAT 24:1-3")).toThrow(/whole chapters/);
+    expect(() => parseConceptLine("x | a | b | wrath | PSA 55 | avoid: PSA 55")).toThrow(/both taught and avoided/);
+    expect(parseConceptLine("x | a | b | wrath | PSA 55 | avoid: MAT 24, EZK 7").avoid).toEqual([{ book: "MAT", chapter: 24 }, { book: "EZK", chapter: 7 }]);
+  });
+});
+
+describe("concept balance (issue 20): what each tradition's pastor opens beside the prohibition texts", () => {
+  const chapters = (id: string) => CONCEPTS.find((c) => c.id === id)!.ranges.map((r) => `${r.book} ${r.chapter}`);
+  it("when homosexuality is asked about, then the concept keeps Romans 1, Leviticus 18, 1 Corinthians 6 and adds Genesis 1, Matthew 19, Psalm 139 and John 3", () => {
+    expect(chapters("homosexuality")).toEqual(expect.arrayContaining(["ROM 1", "LEV 18", "1CO 6", "GEN 1", "MAT 19", "PSA 139", "JHN 3"]));
+  });
+  it("when women in ministry or abortion are asked about, then each side's texts are there", () => {
+    expect(chapters("gender roles in church")).toEqual(expect.arrayContaining(["1TI 2", "1CO 14", "ROM 16", "JDG 4", "ACT 2", "GAL 3"]));
+    expect(chapters("abortion")).toEqual(expect.arrayContaining(["PSA 139", "JER 1", "EXO 21", "GEN 1", "PSA 51"]));
+    expect(chapters("divorce")).toEqual(expect.arrayContaining(["MAT 19", "MRK 10", "1CO 7", "MAL 2"]));
+  });
+});

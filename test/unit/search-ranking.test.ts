@@ -135,3 +135,17 @@ describe("passage titles and concepts", () => {
     expect(names("living by the water")).toEqual([]);
   });
 });
+
+describe("care: chapters a matched care concept avoids", () => {
+  it("when the best chapter is avoided, then it falls below the one it outscored; without the avoid list the order is as before", () => {
+    const tokens = tokenize("shepherd");
+    const plain = ranker.rank({ tokens, dense: null, titles: [] }, 5);
+    expect(plain.map(key)).toHaveLength(2);
+    const [first, second] = plain.map(key) as [string, string];
+    const [book, chapter] = first.split(" ") as [string, string];
+    const avoided = ranker.rank({ tokens, dense: null, titles: [], avoid: [{ book, chapter: Number(chapter) }] }, 5);
+    expect(avoided.map(key)).toEqual([second, first]);
+    expect(avoided[1]!.similarity).toBeCloseTo(plain[0]!.similarity * DEFAULT_FUSION.avoid, 3);
+    expect(ranker.rank({ tokens, dense: null, titles: [] }, 5)).toEqual(plain);
+  });
+});

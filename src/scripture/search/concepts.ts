@@ -30,6 +30,13 @@ export interface Concept {
   names: string[];
   /** The same concept as a ranker "topic" entry. */
   entry: TitleEntry;
+  /**
+   * Chapters that wound the person who names this concept (wives-submit texts for the beaten wife, eternal
+   * fire for the suicidal): ranked far down whenever it is matched. A concept with any is a care concept:
+   * its boost does not shrink with the length of the message (distress named in a long message is still
+   * what it is about).
+   */
+  avoid: { book: string; chapter: number }[];
 }
 
 export interface ConceptMatch {
@@ -41,11 +48,11 @@ export interface ConceptMatch {
   words: string[];
 }
 
-/** `id | english terms | spanish terms | bible words | passages`; terms comma-separated. */
+/** `id | english terms | spanish terms | bible words | passages [| avoid: chapters]`; lists comma-separated. */
 export function parseConceptLine(line: string): Concept {
   const parts = line.split("|").map((p) => p.trim());
-  if (parts.length !== 5) throw new Error(`concept line needs 5 fields: ${line}`);
-  const [id, en, es, bible, at] = parts as [string, string, string, string, string];
+  if (parts.length !== 5 && parts.length !== 6) throw new Error(`concept line needs 5 or 6 fields: ${line}`);
+  const [id, en, es, bible, at, avoidField] = parts as [string, string, string, string, string, string | undefined];
   const list = (s: string) => s.split(",").map((t) => t.trim()).filter(Boolean);
   const terms = [...list(en), ...list(es)].map((t) => words(t).join(" ") + (t.endsWith("*") ? "*" : ""));
   if (terms.length === 0) throw new Error(`concept ${id} has no terms`);
@@ -53,7 +60,16 @@ export function parseConceptLine(line: string): Concept {
   if (ranges.length === 0) throw new Error(`concept ${id} has no passages`);
   const names = list(en).filter((t) => !t.includes("*")).slice(0, 6);
   const entry: TitleEntry = { kind: "topic", names: [...new Set([id, ...names])], ranges, phrases: [] };
-  return { id, terms, english: list(en).length, bible: bible.split(/[\s,]+/).filter(Boolean), ranges, names, entry };
+  if (avoidField !== undefined && !avoidField.startsWith("avoid:")) throw new Error(`concept ${id}: the sixth field starts with "avoid:"`);
+  const avoid = list(avoidField?.slice("avoid:".length) ?? "").map((r) => {
+    const range = parseTitleRange(r);
+    if (range.chapterEnd !== range.chapter || /:/.test(r)) throw new Error(`concept ${id}: avoid whole chapters, one at a time: ${r}`);
+    return { book: range.book, chapter: range.chapter };
+  });
+  for (const a of avoid) {
+    if (ranges.some((r) => r.book === a.book && a.chapter >= r.chapter && a.chapter <= r.chapterEnd)) throw new Error(`concept ${id}: ${a.book} ${a.chapter} is both taught and avoided`);
+  }
+  return { id, terms, english: list(en).length, bible: bible.split(/[\s,]+/).filter(Boolean), ranges, names, entry, avoid };
 }
 
 export const CONCEPTS: readonly Concept[] = CONCEPT_LINES.map(parseConceptLine);

@@ -15,10 +15,12 @@ export interface FusionOptions {
   topic: number;
   /** Share of a chapter's boosts from further matched topics added to its best one (their overlap is what the question is about). */
   overlap: number;
+  /** Factor on the score of a chapter a matched care concept avoids (concepts.ts `avoid`). */
+  avoid: number;
   rrfK: number;
 }
 
-export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.5, second: 0, title: 1, topic: 0.6, overlap: 0.5, rrfK: 60 };
+export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.5, second: 0, title: 1, topic: 0.6, overlap: 0.5, avoid: 0.1, rrfK: 60 };
 
 export interface DenseHit {
   index: number;
@@ -94,6 +96,8 @@ export class PassageRanker {
       range?: readonly [number, number];
       /** Several allowed ranges (the Old Testament with the deuterocanon after the New); overrides `range`. */
       ranges?: readonly (readonly [number, number])[];
+      /** Chapters to rank far down (the matched care concepts' `avoid`): scored x `fusion.avoid`. */
+      avoid?: readonly { book: string; chapter: number }[];
     },
     limit: number,
     fusion: FusionOptions = DEFAULT_FUSION,
@@ -122,6 +126,10 @@ export class PassageRanker {
     }
     for (const c of chapters) score[c] = best[c]! + fusion.second * second[c]!;
     this.addTitles(score, chapters, input.titles, allowed, fusion);
+    for (const a of input.avoid ?? []) {
+      const c = this.chapterId(a.book, a.chapter);
+      if (c !== undefined && mark[c]) score[c]! *= fusion.avoid;
+    }
 
     const max = 1 + fusion.second + fusion.title;
     const ranked = topChapters(chapters, score, limit).map((c): RankedChapter => {

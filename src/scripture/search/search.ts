@@ -229,9 +229,11 @@ export class ScriptureSearch {
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
     const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query))];
+    // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`).
+    const avoid = concepts.flatMap((m) => m.concept.avoid);
     let dense: DenseHit[] | null = null;
     if (vector) dense = filtered ? this.denseInMemory(index, vector, ranges!) : await pending!;
-    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}) }, req.limit, DEFAULT_FUSION), tokens };
+    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens };
   }
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
@@ -409,7 +411,8 @@ function conceptsOf(query: string, english: string, titles: readonly TitleMatch[
 function conceptBoost(m: ConceptMatch, query: string): TitleMatch {
   const n = Math.max(1, phraseTokens(query).length);
   const content = Math.max(1, tokenize(query).length);
-  const share = Math.min(1, CONCEPT_SHARE * Math.min(1, m.length / content));
+  // A care concept (one that avoids texts) is what the message is about however long it is.
+  const share = m.concept.avoid.length > 0 ? 1 : Math.min(1, CONCEPT_SHARE * Math.min(1, m.length / content));
   return { entry: m.concept.entry, length: m.length, coverage: Math.min(1, m.length / n), weight: share };
 }
 
