@@ -59,7 +59,7 @@ export function buildServices(
   const routers: Router[] = [
     searchRouter(search.search, translationIds),
     chatRouter({ run: chat.run, catalog: chat.catalog, config }),
-    pagesRouter({ bibles, providerBaseUrl: config.provider.baseURL }),
+    pagesRouter({ bibles, providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }),
     studyRouter({ study, bibles, baseUrl: config.publicBaseUrl }),
     openapiRouter(),
   ];

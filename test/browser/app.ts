@@ -38,7 +38,7 @@ export async function startPagesApp(extra: Router[] = [], env: Record<string, st
       profiles: () => listProfiles(prompts),
     },
     // The study endpoints too: the reader's study tools read them.
-    routers: [pagesRouter({ bibles: shippedBibles(), providerBaseUrl: config.provider.baseURL }), studyRouter({ study: createStudyLibrary(), bibles: shippedBibles() }), ...extra],
+    routers: [pagesRouter({ bibles: shippedBibles(), providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }), studyRouter({ study: createStudyLibrary(), bibles: shippedBibles() }), ...extra],
     metrics,
   });
   return Object.assign(await listen(app), { metrics });

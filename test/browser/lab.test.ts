@@ -14,6 +14,12 @@ const ANSWER =
   "A <b>tag</b> stays text and [elsewhere](https://evil.example) is no link, while the promise of the verse stays " +
   "open to every reader who comes to it with a simple and honest question about the love of God. Amen.";
 
+// A KJV answer: the service links it with &bible_id=eng-kjv, which the lab must render as links.
+const KJV_ANSWER =
+  "Forgiveness without limit is the lesson of Matthew 18, where Peter asks how often he must forgive a brother who sins " +
+  "against him and hears an answer that leaves counting behind, and the parable that follows shows why. " +
+  "Read Matthew 18:21-22 first, then 1Co 13 on the love that keeps no record of wrongs.";
+
 let srv: Listening & { provider: FakeProvider };
 let browser: Chromium;
 let page: Page;
@@ -189,6 +195,45 @@ describe("the prompt lab in Chromium", () => {
     }
     await srv.provider.waitFor((p) => p.stats.abortedRequests >= 2, 10_000);
     expect(await page.locator("#ask").isEnabled()).toBe(true);
+  });
+
+  it("when a KJV answer carries its reader links, then they render as links and open the KJV", async () => {
+    srv.provider.reset();
+    srv.provider.on(match.agent(), reply.text(KJV_ANSWER));
+    await column("a").locator('[data-field="bible_id"]').selectOption("eng-kjv");
+    await page.click("#ask");
+    await expect.poll(() => column("a").getAttribute("data-state"), { timeout: 15_000 }).toBe("done");
+    const out = column("a").locator(".output");
+    expect(await out.textContent()).not.toMatch(/\]\(/);
+    expect(await out.locator("a").evaluateAll((as) => as.map((x) => [x.textContent, x.getAttribute("href")]))).toEqual([
+      ["Matthew 18", "/read/MAT/18?bible_id=eng-kjv"],
+      ["Matthew 18:21-22", "/read/MAT/18?verse=21-22&bible_id=eng-kjv"],
+      ["1Co 13", "/read/1CO/13?bible_id=eng-kjv"],
+    ]);
+    const [reader] = await Promise.all([browser.context.waitForEvent("page"), out.getByRole("link", { name: "Matthew 18:21-22" }).click()]);
+    await reader.waitForLoadState("load");
+    expect(await reader.locator("#v22").textContent()).toContain("seventy times seven");
+    await reader.close();
+    await screenshot(page, "lab-kjv-links");
+    await column("a").locator('[data-field="bible_id"]').selectOption("eng-web");
+  });
+
+  it("when the service has a PUBLIC_BASE_URL, then its absolute reader links render as links and other hosts stay text", async () => {
+    const text =
+      "[Matthew 18](https://bible.example.org/read/MAT/18?bible_id=eng-kjv), [Psalm 151:4](https://bible.example.org/read/PS2/1?verse=4), " +
+      "[John 3:16](https://evil.example/read/JHN/3?verse=16), [Romans 8](/read/ROM/8?bible_id=spa-rv1909), [x](/read/JHN/3?verse=16&next=evil)";
+    // A string, so the test runner does not rewrite the page's own import().
+    const hrefs = (await page.evaluate(`(async () => {
+      const { renderAnswer } = await import("/assets/lab-render.js");
+      const div = document.createElement("div");
+      div.append(renderAnswer(document, ${JSON.stringify(text)}, "https://bible.example.org/"));
+      return [...div.querySelectorAll("a")].map((a) => a.getAttribute("href"));
+    })()`)) as string[];
+    expect(hrefs).toEqual([
+      "https://bible.example.org/read/MAT/18?bible_id=eng-kjv",
+      "https://bible.example.org/read/PS2/1?verse=4",
+      "/read/ROM/8?bible_id=spa-rv1909",
+    ]);
   });
 
   it("when all of it ran, then no CSP violation or script error was reported", () => {

@@ -218,6 +218,16 @@ describe("the landing page", () => {
     }
   });
 
+  it("when PUBLIC_BASE_URL is set, then the lab page carries it for its link renderer; unset, it carries none", async () => {
+    expect((await page("/lab")).html).not.toContain("data-reader-base");
+    const based = await startPagesApp([], { PUBLIC_BASE_URL: "https://bible.example.org/" });
+    try {
+      expect(await (await fetch(`${based.url}/lab`)).text()).toContain('<main class="lab" data-reader-base="https://bible.example.org">');
+    } finally {
+      await based.close();
+    }
+  });
+
   it.each([
     ["http://127.0.0.1:4010/v1", true], ["http://localhost:8081/v1", true], ["http://[::1]:4010/v1", true],
     ["http://fake.localhost/v1", true], ["https://api.openai.com/v1", false], ["http://10.0.0.5:8000/v1", false],

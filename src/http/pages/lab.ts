@@ -1,4 +1,4 @@
-import { layout, type PageAssets } from "./html.js";
+import { esc, layout, type PageAssets } from "./html.js";
 
 function column(id: "a" | "b", label: string): string {
   return `<section class="column" data-column="${id}" aria-label="${label}">
@@ -22,9 +22,11 @@ function column(id: "a" | "b", label: string): string {
  * The prompt lab. Its inputs have no name and the form uses method="dialog": even with scripts off,
  * submitting can never put the key into a URL. The key lives only in the input's value.
  */
-export function renderLab(assets: PageAssets): string {
+export function renderLab(assets: PageAssets, baseUrl?: string): string {
+  // PUBLIC_BASE_URL: the answers' reader links are absolute under it, and the page renders them as links.
+  const base = baseUrl ? ` data-reader-base="${esc(baseUrl)}"` : "";
   const body = `<header class="bar"><a class="brand" href="/read/GEN/1">Bible reader</a><span class="here">Prompt lab</span></header>
-<main class="lab">
+<main class="lab"${base}>
 <h1>Prompt lab</h1>
 <p class="hint">Ask one question, see two configurations answer side by side. Your provider key stays in this page's
 memory only and is sent only to this service, as the Authorization header; reloading the page forgets it.</p>

@@ -11,6 +11,8 @@ export interface PagesDeps {
   bibles: BibleSource;
   /** OPENAI_BASE_URL: the landing page's key hint shows only for a provider on this machine. */
   providerBaseUrl?: string | undefined;
+  /** PUBLIC_BASE_URL: the lab renders answers' absolute reader links under it. */
+  baseUrl?: string | undefined;
 }
 
 const YEAR = 365 * 24 * 3600;
@@ -80,7 +82,7 @@ export function pagesRouter(deps: PagesDeps): Router {
   route(router, "/read", { get: (_req, res) => void res.redirect(302, "/read/GEN/1") });
   router.get("/read/*rest", (_req, res) => notFoundPage(res, "That reader address does not exist."));
 
-  route(router, "/lab", { get: (_req, res) => html(res, 200, renderLab(assets)) });
+  route(router, "/lab", { get: (_req, res) => html(res, 200, renderLab(assets, deps.baseUrl)) });
   // Exactly "/" (router.use would cover every path): the policy runs as the route's first handler.
   route(router, "/", { get: [pageSecurity, (_req, res) => html(res, 200, renderLanding(assets, { providerBaseUrl: deps.providerBaseUrl }))] });
   return router;

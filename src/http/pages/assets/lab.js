@@ -7,6 +7,8 @@ const askButton = $("#ask");
 const stopButton = $("#stop");
 const labError = $("#lab-error");
 let running;
+// PUBLIC_BASE_URL, when the service has one: its absolute reader links are links too.
+const readerBase = document.querySelector("main.lab")?.dataset.readerBase ?? "";
 
 async function getJson(path) {
   const res = await fetch(path, { headers: { accept: "application/json" } });
@@ -98,7 +100,7 @@ async function runColumn(col, key, question, signal) {
       if (!choice) continue;
       if (choice.delta && typeof choice.delta.content === "string") {
         text += choice.delta.content;
-        out.replaceChildren(renderAnswer(document, text, config.bible_id));
+        out.replaceChildren(renderAnswer(document, text, readerBase));
         status.textContent = "Streaming…";
       }
       if (choice.finish_reason) finish = choice.finish_reason;
