@@ -7,8 +7,8 @@ import { startService, type RunningService } from "../helpers/service.js";
 import type { ChatRequest } from "./chat-request.js";
 import { startFakeProvider } from "./index.js";
 import { formatChatRequest } from "./request-log.js";
-import { answerFromPassages, passagesFromToolResults, SCRIPTED_NOTE, standaloneReply } from "./standalone-script.js";
-import { referenceIn, searchQueryFrom } from "./tool-arguments.js";
+import { answerFromPassages, passagesFromToolResults, quotablePart, SCRIPTED_NOTE, standaloneReply, unbalancedAt } from "./standalone-script.js";
+import { referenceIn, searchQueryFrom, toolArguments } from "./tool-arguments.js";
 
 const KEY = "sk-test-standalone-3b9e1f07aa";
 
@@ -25,12 +25,20 @@ describe("tool arguments drawn from the question", () => {
 
   it.each([
     ["What does John 3:16 mean?", "John 3:16"],
+    ["Explain Romans 8:28", "Romans 8:28"],
+    ["Explain Song of Songs 2:1", "Song of Songs 2:1"],
+    ["Tell me about Romans 8", "Romans 8"],
     ["Explain 1 Corinthians 13:4-7 to me", "1 Corinthians 13:4-7"],
     ["Read Psalm 23 with me", "Psalm 23"],
     ["I have 2 cats and 3 dogs", undefined],
     ["What does the Bible say about love?", undefined],
   ])("when the question is %j, then the reference found is %j", (question, reference) => {
     expect(referenceIn(question)).toBe(reference);
+  });
+
+  it("when the docs' example asks to explain a verse, then the lookup gets the reference alone", () => {
+    const lookup = { type: "function" as const, function: { name: "lookup_passage", parameters: { type: "object", properties: { reference: { type: "string" } }, required: ["reference"] } } };
+    expect(toolArguments(lookup, "Explain Romans 8:28")).toEqual({ reference: "Romans 8:28" });
   });
 });
 
@@ -55,8 +63,37 @@ describe("the standalone script's answer", () => {
     const answer = answerFromPassages(passages);
     expect(answer).toContain("Matthew 18, Colossians 3 and John 3:16");
     expect(answer).not.toContain("Ephesians 4:32"); // three references at most
-    expect(answer).toContain("Matthew 18 begins:");
+    // Matthew 18's first sentence opens a quotation it does not close, so a whole sentence of the next passage is quoted.
+    expect(answer).toContain('Colossians 3 reads: "If then you were raised together with Christ, seek the things that are above."');
     expect(answer).toContain(SCRIPTED_NOTE);
+  });
+
+  it("when the search marks the verses that matched, then the answer cites and quotes the first of them, never the label", () => {
+    const passages = passagesFromToolResults(
+      toolTurn(
+        '## Matthew 18 (eng-web, relevance 0.81)\nBest verses: 21 "Then Peter came and said to him, “Lord, how often shall my brother sin against me, and I forgive him? Until seven times?”"; 22 "Jesus said to him, “I don’t tell you until seven times, but, until seventy times seven.”"\n' +
+          "Then Jesus called a little child to himself, and set him in the middle of them",
+      ),
+    );
+    expect(passages).toEqual([{ reference: "Matthew 18:21", text: "Then Peter came and said to him, “Lord, how often shall my brother sin against me, and I forgive him? Until seven times?”" }]);
+    const answer = answerFromPassages(passages);
+    expect(answer).not.toContain("Best verses");
+    // Its first sentence opens a quotation it does not close: the quote stops before it, and says so.
+    expect(answer).toBe(`Matthew 18:21 reads: "Then Peter came and said to him …" ${SCRIPTED_NOTE}`);
+  });
+
+  it.each([
+    ["For God so loved the world, that he gave his only born Son, that whoever believes in him should not perish.", "For God so loved the world, that he gave his only born Son, that whoever believes in him should not perish."],
+    ["“Come to me, all you who labor and are heavily burdened, and I will give you rest.”", "Come to me, all you who labor and are heavily burdened, and I will give you rest."],
+    ["Jesus said to him, “I don’t tell you until seven times, but, until seventy times seven.”", "Jesus said to him, “I don’t tell you until seven times, but, until seventy times seven.”"],
+    ["He said, “Don’t be afraid.” And they went away.", "He said, “Don’t be afraid.”"],
+    ["Then Peter said, “Lord, how often shall my brother sin against me, and I forgive him? Until seven times?”", "Then Peter said …"],
+    ["The sheep’s wool and the goats’ hair were brought, and all the people gave willingly …", "The sheep’s wool and the goats’ hair were brought, and all the people gave willingly …"],
+    ["“Hi.”", undefined],
+  ])("when the passage reads %j, then the quotable part is %j and its marks pair", (text, expected) => {
+    const part = quotablePart(text);
+    expect(part).toBe(expected);
+    if (part !== undefined) expect(unbalancedAt(part)).toBe(-1);
   });
 
   it("when the tools found nothing, then it says so instead of citing a passage", () => {
@@ -106,6 +143,21 @@ describe("when the service runs against the standalone script", () => {
     const linked = [...answer.matchAll(/\[([^\]]+)\]\(\/read\//g)].map((m) => m[1]);
     expect(linked.length).toBeGreaterThan(0);
     for (const ref of linked) expect(found).toContain(ref);
+    // The README's first curl: no tool label leaks into the quotation, and its marks pair.
+    expect(answer).not.toMatch(/Best verses|relevance/);
+    expect(answer.match(/"/g)?.length ?? 0).toBe(2);
+    const quoted = /reads: "(.+?)(?: …)?"/.exec(answer)?.[1];
+    expect(quoted).toBeDefined();
+    expect(unbalancedAt(quoted!)).toBe(-1);
+    expect(toolResult).toContain(quoted);
+  });
+
+  it("then the docs' example \"Explain Romans 8:28\" looks up Romans 8:28 and quotes it", async () => {
+    const { answer, toolCall } = await ask("Explain Romans 8:28");
+    expect(toolCall?.function.name).toBe("lookup_passage");
+    expect(JSON.parse(toolCall!.function.arguments)).toEqual({ reference: "Romans 8:28" });
+    expect(answer).toContain("[Romans 8:28](/read/ROM/8?verse=28)");
+    expect(answer).toContain("We know that all things work together for good");
   });
 
   it("then a question naming a passage looks it up, and the answer quotes its real text", async () => {

@@ -19,6 +19,18 @@ interface Found {
   text: string;
 }
 
+// search_scripture: "## 1 Corinthians 13 (eng-web, relevance 0.83)", then optionally the verses that
+// matched ("Best verses: 4 "Love is patient..."; 7 "..."), then the chapter's text.
+const SEARCH_HEADING = /^## (.+?) \(/;
+const BEST_VERSES = /^Best verses: (.*)$/;
+const HIGHLIGHT = /(\d+) "(.*?)"(?=; \d+ "|$)/g;
+// lookup_passage: "John 3:16 (World English Bible, eng-web):" then "16 For God so loved..."
+const LOOKUP_TITLE = /^(.+?) \([^()]*, [a-z]{3}-[a-z0-9-]+\):$/;
+// keyword_search: "John 3:16: For God so loved..."
+const KEYWORD_HIT = /^((?:[1-3] )?\p{L}[\p{L} ]*? \d+:\d+(?:-\d+)?): (.+)$/u;
+// A line the tools write about the text rather than scripture: "[chapter 4]", "[3 more verses left out ...]".
+const NOTE_LINE = /^\[.*\]$/;
+
 /** Passages in the tool results after the last user message, in the order the tools gave them. */
 export function passagesFromToolResults(messages: ChatMessage[]): Found[] {
   let start = 0;
@@ -34,15 +46,17 @@ export function passagesFromToolResults(messages: ChatMessage[]): Found[] {
     const lines = messageText(message).split("\n");
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
-      // search_scripture: "## 1 Corinthians 13 (eng-web, relevance 0.83)" then the text
-      const heading = /^## (.+?) \(/.exec(line);
-      // lookup_passage: "John 3:16 (World English Bible, eng-web):" then "16 For God so loved..."
-      const title = /^(.+?) \([^()]*, [a-z]{3}-[a-z0-9-]+\):$/.exec(line);
-      // keyword_search: "John 3:16: For God so loved..."
-      const verse = /^((?:[1-3] )?\p{L}[\p{L} ]*? \d+:\d+(?:-\d+)?): (.+)$/u.exec(line);
-      if (heading || title) {
-        const text = (lines[i + 1] ?? "").replace(/^\d+ /, "");
-        found.push({ reference: (heading ?? title)![1]!, text });
+      const heading = SEARCH_HEADING.exec(line);
+      const title = LOOKUP_TITLE.exec(line);
+      const verse = KEYWORD_HIT.exec(line);
+      if (heading) {
+        // The verses that matched are the passage a model would cite; the chapter's text is the fallback.
+        const best = BEST_VERSES.exec(lines[i + 1] ?? "");
+        const first = best ? [...best[1]!.matchAll(HIGHLIGHT)][0] : undefined;
+        if (first) found.push({ reference: `${heading[1]}:${first[1]}`, text: first[2]! });
+        else found.push({ reference: heading[1]!, text: textAfter(lines, i + (best ? 2 : 1)) });
+      } else if (title) {
+        found.push({ reference: title[1]!, text: textAfter(lines, i + 1).replace(/^\d+ /, "") });
       } else if (verse) {
         found.push({ reference: verse[1]!, text: verse[2]! });
       }
@@ -52,11 +66,62 @@ export function passagesFromToolResults(messages: ChatMessage[]): Found[] {
   return found.filter((f) => !seen.has(f.reference) && seen.add(f.reference));
 }
 
-/** The first whole sentence of a passage, when it has one of a quotable length. */
-function firstSentence(text: string): string | undefined {
-  const m = /^(.{20,240}?[.;!?])(?:\s|$)/u.exec(text.trim());
-  // Without the passage's own opening quotation mark, so the quotation marks stay balanced.
-  return m?.[1]?.replace(/^["“‘']+/u, "");
+/** The first line of scripture from `from` on, skipping the tools' notes. */
+function textAfter(lines: string[], from: number): string {
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === "" || SEARCH_HEADING.test(line)) return "";
+    if (!NOTE_LINE.test(line)) return line;
+  }
+  return "";
+}
+
+const OPENERS: Readonly<Record<string, string>> = { "“": "”", "‘": "’" };
+
+/**
+ * Where the text's quotation marks stop balancing: the index of the first opening mark that is never
+ * closed or of a closing mark that was never opened, or -1 when every mark pairs. A ’ between two
+ * letters is an apostrophe ("don’t"), and so is one after a letter that no ‘ opened ("sheep’ wool").
+ */
+export function unbalancedAt(text: string): number {
+  const open: { mark: string; at: number }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c in OPENERS) open.push({ mark: c, at: i });
+    else if (c === "”" || (c === "’" && !/\p{L}/u.test(text[i + 1] ?? "") && open.at(-1)?.mark === "‘")) {
+      if (open.at(-1)?.mark !== (c === "”" ? "“" : "‘")) return i;
+      open.pop();
+    } else if (c === '"') return i;
+  }
+  return open[0]?.at ?? -1;
+}
+
+/**
+ * A quotable piece of a passage: its first whole sentence of a quotable length, without an opening
+ * quotation mark of its own, cut before any quotation it opens and does not close (then ending in
+ * "…"), so the marks in the answer always pair. Undefined when nothing of a quotable length is left.
+ */
+export function quotablePart(text: string): string | undefined {
+  const clipped = /\s…$/.test(text);
+  let body = text.replace(/\s…$/, "").trim().replace(/^["“‘']+/u, "");
+  const sentence = /^(.{20,240}?[.;!?][”’]*)(?:\s|$)/u.exec(body)?.[1];
+  let cut = false;
+  if (sentence !== undefined) body = sentence;
+  else if (clipped || body.length > 240) {
+    // The tools clip at a word; a longer text is cut here at the last whole word.
+    if (body.length > 240) body = body.slice(0, 240).replace(/\s+\S*$/, "");
+    cut = true;
+  }
+  // A sentence that ends where the passage's own quotation closes keeps its words but not the mark.
+  body = body.replace(/[”’]+$/u, (marks) => (unbalancedAt(body) === -1 ? marks : ""));
+  const at = unbalancedAt(body);
+  if (at >= 0) {
+    body = body.slice(0, at);
+    cut = true;
+  }
+  body = body.replace(/[\s,;:—-]+$/u, "");
+  if (body.length < 15) return undefined;
+  return cut && !/[.!?]$/.test(body) ? `${body} …` : body;
 }
 
 function list(items: string[]): string {
@@ -68,9 +133,12 @@ export function answerFromPassages(passages: Found[]): string {
     return `The scripture tools found no passage for this question, so there is nothing to cite. ${SCRIPTED_NOTE}`;
   }
   const top = passages.slice(0, MAX_REFERENCES);
-  const sentence = firstSentence(top[0]!.text);
-  const quote = sentence ? ` ${top[0]!.reference} begins: "${sentence}"` : "";
-  return `Scripture speaks to this in ${list(top.map((p) => p.reference))}.${quote} ${SCRIPTED_NOTE}`;
+  // Quote a whole sentence where one of the passages has it, else the first passage's cut one.
+  const quotes = top.map((p) => ({ reference: p.reference, words: quotablePart(p.text) }));
+  const chosen = quotes.find((q) => q.words !== undefined && !q.words.endsWith("…")) ?? quotes.find((q) => q.words !== undefined);
+  const quote = chosen ? `${chosen.reference} reads: "${chosen.words}"` : "";
+  if (top.length === 1 && quote !== "") return `${quote} ${SCRIPTED_NOTE}`;
+  return `Scripture speaks to this in ${list(top.map((p) => p.reference))}.${quote ? ` ${quote}` : ""} ${SCRIPTED_NOTE}`;
 }
 
 export function standaloneReply(request: ChatRequest): FakeReply {

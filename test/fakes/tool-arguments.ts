@@ -27,8 +27,9 @@ export function searchQueryFrom(text: string): string {
   return query || text.trim().slice(0, 200) || "grace";
 }
 
-// "John 3:16", "1 Corinthians 13:4-7", "Romans 8", "Psalm 23", "Song of Songs 2:1".
-const REFERENCE = /\b((?:[1-3]\s?)?[A-Z][a-z]+(?:\s(?:of\s)?[A-Z][a-z]+)?)\s(\d{1,3})(?::(\d{1,3})(?:[-–]\d{1,3})?)?\b/g;
+// "John 3:16", "1 Corinthians 13:4-7", "Romans 8", "Psalm 23", "Song of Songs 2:1". A book's name is one
+// word (after its number) or "X of Y": "Explain Romans 8:28" names Romans, not a book "Explain Romans".
+const REFERENCE = /\b((?:[1-3]\s?)?[A-Z][a-z]+(?:\sof\s[A-Z][a-z]+)?)\s(\d{1,3})(?::(\d{1,3})(?:[-–]\d{1,3})?)?\b/g;
 
 // A chapter without a verse counts only after a book that is often cited that way ("Psalm 23").
 const BOOKS_CITED_BY_CHAPTER = /^(?:[1-3]\s?)?(?:Psalms?|Salmos?|Genesis|Romans|Proverbs|Isaiah|John|Matthew|Mark|Luke|Acts|Revelation|Job|Ruth|Hebrews|James|Corinthians)$/;
@@ -38,7 +39,7 @@ export function referenceIn(text: string): string | undefined {
   const re = new RegExp(REFERENCE.source, "g");
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m[3] !== undefined || BOOKS_CITED_BY_CHAPTER.test(m[1]!)) return m[0];
-    re.lastIndex = m.index + 1; // "Read Psalm 23", "Explain 1 Corinthians 13": try again one letter on
+    re.lastIndex = m.index + 1; // "Explain 1 Corinthians 13" first matches "Explain 1": try again one letter on
   }
   return undefined;
 }
