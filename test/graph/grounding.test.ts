@@ -1,11 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GroundedText, groundText, type GroundingOptions } from "../../graphs/chat/answer/grounding.js";
+import { GroundedText, groundingOptions, groundText, type GroundingOptions } from "../../graphs/chat/answer/grounding.js";
 import { chatDeps } from "../../graphs/chat/runtime.js";
 import { loadConfig } from "../../src/config.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { createLinkStream } from "../../src/scripture/links.js";
 import { ScriptureSearch } from "../../src/scripture/search/search.js";
+import { context } from "./harness.js";
 
 const bibles = loadBibleLibrary();
 const ANSWER =
@@ -35,6 +36,16 @@ describe("groundText: quotation check, then links", () => {
       ["https://bible.example.org/read/JHN/3?verse=16&bible_id=eng-kjv", "corrected"],
       ["https://bible.example.org/read/ROM/8?verse=28&bible_id=eng-kjv", "cited"],
       ["https://bible.example.org/read/PSA/23?bible_id=eng-kjv", "cited"],
+    ]);
+  });
+
+  it("when a WEB answer quotes the KJV by name, then the request's grounding checks it against the KJV and the citation opens the KJV", () => {
+    const deps = chatDeps(loadConfig({}), { prompts: undefined as never, bibles, search: undefined as never });
+    const grounding = groundingOptions(context({ bibleId: "eng-web", convertLinks: true, verifyQuotes: true }), deps);
+    const out = groundText('In 1 Corinthians 13:4 the KJV reads "Charity suffereth long, and is kind".', grounding);
+    expect(out.content).toBe('In [1 Corinthians 13:4](/read/1CO/13?verse=4) the KJV reads "Charity suffereth long, and is kind".');
+    expect(out.citations).toEqual([
+      expect.objectContaining({ reference: "1 Corinthians 13:4", bible_id: "eng-kjv", url: "/read/1CO/13?verse=4&bible_id=eng-kjv", status: "verified", translation: "KJV" }),
     ]);
   });
 

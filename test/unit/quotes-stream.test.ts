@@ -8,7 +8,7 @@ const library = loadBibleLibrary();
 const bible = library.get("eng-web")!;
 
 function streamed(chunks: readonly string[], bibleId = "eng-web"): { out: string; maxHeld: number; quotes: unknown[] } {
-  const stream = createQuoteStream({ bible: library.get(bibleId)! });
+  const stream = createQuoteStream({ bible: library.get(bibleId)!, bibles: library });
   let out = "";
   let maxHeld = 0;
   for (const chunk of chunks) {
@@ -60,6 +60,17 @@ const FRAGMENTS = [
   "”",
   "«",
   "»",
+  " (Philippians 4:12)",
+  '"For God so loved the world, that he gave his only born Son," says Jn 3:17',
+  "John 3:17 says: ",
+  "the KJV reads ",
+  '"Charity suffereth long, and is kind"',
+  " (1 Corinthians 13:4, KJV)",
+  "the NIV has ",
+  " (John 3:16, NIV)",
+  "Romans 8:28 does not say ",
+  '"all things are good"',
+  'Under "Immortality" you will find 2Th 2:16',
 ];
 const JOINERS = ["", " ", "\n", ", ", ". ", "\n\n", ": "];
 
@@ -71,14 +82,14 @@ const HOLD_BOUND = QUOTE_LIMIT + AFTER_LIMIT + BLOCK_LIMIT;
 
 describe("createQuoteStream", () => {
   it("when prose holds no quotation mark, then every chunk comes back at once", () => {
-    const stream = createQuoteStream({ bible });
+    const stream = createQuoteStream({ bible, bibles: library });
     expect(stream.push("God so loved the world that he gave ")).toBe("God so loved the world that he gave ");
     expect(stream.push("his only Son (John 3:16). ")).toBe("his only Son (John 3:16). ");
     expect(stream.held).toBe(0);
   });
 
   it("when a quotation streams in, then the text before it goes out at once and the quotation once its reference is known", () => {
-    const stream = createQuoteStream({ bible });
+    const stream = createQuoteStream({ bible, bibles: library });
     expect(stream.push('John 3:16 says: "For God so loved')).toBe("John 3:16 says: ");
     expect(stream.push(" the world, that he gave his one and only Son")).toBe("");
     expect(stream.push('" and ')).toBe('"For God so loved the world, that he gave his only born Son" and ');
@@ -86,7 +97,7 @@ describe("createQuoteStream", () => {
   });
 
   it("when a quotation is never closed, then the text behind it flows after a bounded wait", () => {
-    const stream = createQuoteStream({ bible });
+    const stream = createQuoteStream({ bible, bibles: library });
     const long = `"${"and so on ".repeat(70)}`;
     expect(stream.push(long)).toBe(long);
   });
@@ -96,7 +107,7 @@ describe("properties", () => {
   it("when an answer is chunked anywhere, then the stream equals checkQuotes", () => {
     fc.assert(
       fc.property(answerText, cutPoints, (text, points) => {
-        const whole = checkQuotes(text, { bible });
+        const whole = checkQuotes(text, { bible, bibles: library });
         const parts = streamed(cut(text, points));
         expect(parts.out).toBe(whole.text);
         expect(parts.quotes).toEqual(whole.quotes);
@@ -109,7 +120,7 @@ describe("properties", () => {
   it("when an answer is streamed one character at a time, then the stream equals checkQuotes", () => {
     fc.assert(
       fc.property(answerText, (text) => {
-        expect(streamed([...text]).out).toBe(checkQuotes(text, { bible }).text);
+        expect(streamed([...text]).out).toBe(checkQuotes(text, { bible, bibles: library }).text);
       }),
       { numRuns: 300 },
     );
@@ -119,7 +130,7 @@ describe("properties", () => {
     const alphabet = fc.constantFrom(...'JohnForGdslvewrt3:16 "“”«»()>`\n.,—-PsalmHezkih2'.split(""));
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 80 }).map((chars) => chars.join("")), cutPoints, (text, points) => {
-        expect(streamed(cut(text, points)).out).toBe(checkQuotes(text, { bible }).text);
+        expect(streamed(cut(text, points)).out).toBe(checkQuotes(text, { bible, bibles: library }).text);
       }),
       { numRuns: 1500 },
     );
@@ -128,7 +139,7 @@ describe("properties", () => {
   it("when the text is any unicode string, then the check never throws and keeps text without quotation marks", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), cutPoints, (text, points) => {
-        const whole = checkQuotes(text, { bible }).text;
+        const whole = checkQuotes(text, { bible, bibles: library }).text;
         expect(streamed(cut(text, points)).out).toBe(whole);
         if (!/["“«>]/.test(text)) expect(whole).toBe(text);
       }),
@@ -140,7 +151,7 @@ describe("properties", () => {
     for (const bibleId of ["eng-kjv", "spa-rv1909"]) {
       fc.assert(
         fc.property(answerText, cutPoints, (text, points) => {
-          expect(streamed(cut(text, points), bibleId).out).toBe(checkQuotes(text, { bible: library.get(bibleId)! }).text);
+          expect(streamed(cut(text, points), bibleId).out).toBe(checkQuotes(text, { bible: library.get(bibleId)!, bibles: library }).text);
         }),
         { numRuns: 300 },
       );

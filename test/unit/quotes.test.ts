@@ -3,7 +3,7 @@ import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { checkQuotes } from "../../src/scripture/quotes/index.js";
 
 const library = loadBibleLibrary();
-const check = (text: string, bibleId = "eng-web") => checkQuotes(text, { bible: library.get(bibleId)! });
+const check = (text: string, bibleId = "eng-web") => checkQuotes(text, { bible: library.get(bibleId)!, bibles: library });
 
 interface Row {
   /** How models get it wrong (or right). */
@@ -60,10 +60,58 @@ const TABLE: Row[] = [
     quotes: [["corrected", "John 14:6"]],
   },
   {
-    kind: "wrong reference for a right quotation",
+    kind: "wrong reference for a right quotation: the reference is fixed, the words kept",
     text: '"I can do all things through Christ who strengthens me" (Philippians 4:12).',
-    out: '"I know how to be humbled, and I also know how to abound. In any and all circumstances I have learned the secret both to be filled and to be hungry, both to abound and to be in need" (Philippians 4:12).',
-    quotes: [["corrected", "Philippians 4:12"]],
+    out: '"I can do all things through Christ who strengthens me" (Philippians 4:13).',
+    quotes: [["corrected", "Philippians 4:13"]],
+  },
+  {
+    kind: "John 3:16's words cited as John 3:17, the reference after them",
+    text: '"For God so loved the world, that he gave his only born Son," says Jn 3:17.',
+    out: '"For God so loved the world, that he gave his only born Son," says Jn 3:16.',
+    quotes: [["corrected", "Jn 3:16"]],
+  },
+  {
+    kind: "John 3:16's words cited as John 3:17, the reference already sent before them: the source follows",
+    text: 'John 3:17 says: "For God so loved the world, that he gave his only born Son." Amen.',
+    out: 'John 3:17 says: "For God so loved the world, that he gave his only born Son." (John 3:16) Amen.',
+    quotes: [["corrected", "John 3:16"]],
+  },
+  {
+    kind: "two verses' words under the first: the range",
+    text: '"Jesus wept. The Jews therefore said, See how much affection he had for him!" (John 11:35).',
+    out: '"Jesus wept. The Jews therefore said, See how much affection he had for him!" (John 11:35-36).',
+    quotes: [["corrected", "John 11:35-36"]],
+  },
+  {
+    kind: "the KJV named in a WEB answer: checked against the KJV",
+    text: 'In 1 Corinthians 13:4 the KJV reads "Charity suffereth long, and is kind".',
+    out: 'In 1 Corinthians 13:4 the KJV reads "Charity suffereth long, and is kind".',
+    quotes: [["verified", "1 Corinthians 13:4"]],
+  },
+  {
+    kind: "the KJV named, misquoted: corrected to the KJV's words",
+    text: 'John 3:16 in the King James Version: "For God so loved the world, that he gave his one and only Son."',
+    out: 'John 3:16 in the King James Version: "For God so loved the world, that he gave his only begotten Son."',
+    quotes: [["corrected", "John 3:16"]],
+  },
+  {
+    kind: "the RV1909 named in an English answer",
+    text: 'Juan 3:16 en la RV1909 dice: «Porque de tal manera amó Dios al mundo».',
+    out: 'Juan 3:16 en la RV1909 dice: «Porque de tal manera amó Dios al mundo».',
+    quotes: [["verified", "Juan 3:16"]],
+  },
+  {
+    kind: "the NIV named: a translation we do not ship, left as written and unverified",
+    text: 'In John 3:16 the NIV has "his one and only Son, that whoever believes in him", the WEB "his only born Son".',
+    out: 'In John 3:16 the NIV has "his one and only Son, that whoever believes in him", the WEB "his only born Son".',
+    quotes: [["unverified", "John 3:16"], ["verified", "John 3:16"]],
+  },
+  {
+    kind: "the ESV named in the parenthesis",
+    text: '"For God so loved the world, that he gave his only Son" (John 3:16, ESV).',
+    out: '"For God so loved the world, that he gave his only Son" (John 3:16, ESV).',
+    quotes: [["unverified", "John 3:16"]],
   },
   {
     kind: "a Spanish quotation of an English verse",
@@ -154,6 +202,14 @@ describe("checkQuotes: what is not a quotation of scripture", () => {
     'Read the "Parable of the Good Samaritan" (Luke 10:25-37) again.',
     'John 3:16 is "the heart of the gospel."',
     'Many call it "The Love Chapter" (1 Corinthians 13).',
+    'Under "Immortality" you will find 2Th 2:16.',
+    'Under "Immortality" you will find Hezekiah 3:16.',
+    'Nave\'s "Sermon on the Mount" entry lists Matthew 5:49.',
+    'The word "agape" (Luke 17:36) is love.',
+    'John 22:5 is often called "the gospel in a nutshell."',
+    'Romans 8:28 does not say "all things are good"; it says they work together for good.',
+    '"All things are good" is not what Romans 8:28 says.',
+    'Romanos 8:28 no dice «todo es bueno para todos».',
   ];
   it.each(untouched)("when the answer is %j, then nothing changes", (text) => {
     const result = check(text);
@@ -163,6 +219,20 @@ describe("checkQuotes: what is not a quotation of scripture", () => {
 });
 
 describe("checkQuotes: outcomes", () => {
+  it("when the words belong to another verse, then the outcome names their source and the reference the answer gave", () => {
+    const [outcome] = check('"For God so loved the world, that he gave his only born Son" (John 3:17).').quotes;
+    expect(outcome).toMatchObject({
+      ref: { book: "JHN", chapter: 3, verseStart: 16 }, reference: "John 3:16", citedAs: "John 3:17", status: "corrected",
+      quoted: "For God so loved the world, that he gave his only born Son",
+    });
+  });
+
+  it("when no shipped translations are given, then a quotation in a named other one is left as written, unverified", () => {
+    const result = checkQuotes('John 3:16 in the KJV: "For God so loved the world, that he gave his one and only Son."', { bible: library.get("eng-web")! });
+    expect(result.text).toBe('John 3:16 in the KJV: "For God so loved the world, that he gave his one and only Son."');
+    expect(result.quotes.map((q) => [q.status, q.translation])).toEqual([["unverified", { name: "KJV", id: "eng-kjv" }]]);
+  });
+
   it("when a quotation is corrected, then the outcome keeps both the model's words and the exact text", () => {
     const [outcome] = check('John 3:16 says "For God so loved the world, that he gave his one and only Son".').quotes;
     expect(outcome).toMatchObject({
@@ -207,6 +277,28 @@ describe("buildCitations", () => {
       {
         reference: "Psalm 23:1", book_id: "PSA", chapter: 23, verses: [1], bible_id: "eng-kjv",
         url: "https://bible.example.org/read/PSA/23?verse=1&bible_id=eng-kjv", quoted: "The LORD is my shepherd", status: "corrected",
+      },
+    ]);
+  });
+
+  it("when a reference was fixed or a translation named, then the citation says so", async () => {
+    const { buildCitations } = await import("../../src/scripture/quotes/index.js");
+    const checked = check(
+      '"I can do all things through Christ who strengthens me" (Philippians 4:12). The KJV of John 3:16 reads "For God so loved the world". ' +
+        'Romans 8:28 in the NIV: "in all things God works for the good of those who love him".',
+    );
+    expect(buildCitations([], checked.quotes, { bibleId: "eng-web", lang: "en" })).toEqual([
+      {
+        reference: "Philippians 4:13", book_id: "PHP", chapter: 4, verses: [13], bible_id: "eng-web", url: "/read/PHP/4?verse=13",
+        quoted: "I can do all things through Christ who strengthens me", status: "corrected", cited_as: "Philippians 4:12",
+      },
+      {
+        reference: "John 3:16", book_id: "JHN", chapter: 3, verses: [16], bible_id: "eng-kjv", url: "/read/JHN/3?verse=16&bible_id=eng-kjv",
+        quoted: "For God so loved the world", status: "verified", translation: "KJV",
+      },
+      {
+        reference: "Romans 8:28", book_id: "ROM", chapter: 8, verses: [28], bible_id: "eng-web", url: "/read/ROM/8?verse=28",
+        quoted: "in all things God works for the good of those who love him", status: "unverified", translation: "NIV",
       },
     ]);
   });

@@ -17,6 +17,8 @@ export interface LinkConverter {
 export interface GroundingOptions {
   /** The caller's translation; quotations are checked against it. */
   bible: Bible | undefined;
+  /** The shipped translations: a quotation the answer gives in one by name ("the KJV reads") is checked against it. */
+  bibles?: { get(id: string): Bible | undefined };
   bibleId: string;
   lang: "en" | "es";
   /** PUBLIC_BASE_URL: absolute links and citation URLs. */
@@ -55,7 +57,7 @@ export class GroundedText {
   private converted = "";
 
   constructor(private readonly options: GroundingOptions) {
-    this.quotes = options.verifyQuotes && options.bible !== undefined ? createQuoteStream({ bible: options.bible }) : undefined;
+    this.quotes = options.verifyQuotes && options.bible !== undefined ? createQuoteStream({ bible: options.bible, bibles: options.bibles }) : undefined;
     this.links = options.createLinkStream({ bibleId: options.bibleId, baseUrl: options.baseUrl });
   }
 
@@ -111,6 +113,7 @@ export function groundText(text: string, options: GroundingOptions): Grounded {
 export function groundingOptions(ctx: ChatRequestContext, deps: Pick<ChatDeps, "bibles" | "links" | "logger" | "publicBaseUrl">): GroundingOptions {
   return {
     bible: deps.bibles.get(ctx.bibleId),
+    bibles: deps.bibles,
     bibleId: ctx.bibleId,
     lang: findTranslation(ctx.bibleId)?.language.startsWith("es") ? "es" : "en",
     baseUrl: deps.publicBaseUrl,

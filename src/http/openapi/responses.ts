@@ -33,8 +33,13 @@ export const Citation = z
     url: z.string().describe("Reader link; absolute when PUBLIC_BASE_URL is set, with bible_id when not the default."),
     quoted: z.string().nullable().describe("The words the answer shows between quotation marks; null when not quoted."),
     status: z
-      .enum(["verified", "corrected", "cited"])
-      .describe("verified: quoted faithfully; corrected: a misquotation was replaced by the exact words; cited: referred to without a quotation."),
+      .enum(["verified", "corrected", "cited", "unverified"])
+      .describe(
+        "verified: quoted faithfully; corrected: a misquotation was replaced by the exact words, or the reference by the verse the words come from (cited_as); " +
+          "cited: referred to without a quotation; unverified: quoted in a translation the service does not ship (translation), left as written.",
+      ),
+    cited_as: z.string().optional().describe("The reference the answer gave when the quotation's words are this passage's instead."),
+    translation: z.string().optional().describe('The translation the answer named for its quotation ("KJV", "NIV"); bible_id is it when shipped.'),
   })
   .describe("A passage the answer cites, in order of first appearance (docs/grounding.md).");
 

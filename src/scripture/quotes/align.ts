@@ -20,7 +20,13 @@ function runAt(passage: readonly string[], fragment: readonly string[], at: numb
 
 /** The fragments occur in order as contiguous runs of the passage (greedy leftmost is exact here). */
 export function isFaithful(passage: readonly string[], fragments: readonly (readonly string[])[]): boolean {
+  return faithfulSpan(passage, fragments) !== null;
+}
+
+/** Where the fragments run in the passage, [start, end) in passage words, or null when they do not. */
+export function faithfulSpan(passage: readonly string[], fragments: readonly (readonly string[])[]): [number, number] | null {
   let from = 0;
+  let start = -1;
   for (const fragment of fragments) {
     if (fragment.length === 0) continue;
     let found = -1;
@@ -30,10 +36,11 @@ export function isFaithful(passage: readonly string[], fragments: readonly (read
         break;
       }
     }
-    if (found < 0) return false;
+    if (found < 0) return null;
+    if (start < 0) start = found;
     from = found + fragment.length;
   }
-  return true;
+  return [Math.max(start, 0), from];
 }
 
 export interface Aim {

@@ -63,6 +63,15 @@ export function lastSentenceStart(text: string): number {
 // A copula describes rather than quotes: "John 3:16 is "the heart of the gospel"".
 const NAMING = /\b(?:is|are|was|were|called|calls|named|known|nicknamed|term|terms|word|words|phrase|title|titled|means|meaning|translated|translates|rendered|renders|summed|summarized|summarised|es|son|era|llamad[oa]s?|conocid[oa]s?|palabras?|frase|significa|traducid[oa]s?)\b/i;
 
+// A sentence that denies a quotation is not quoting: "Romans 8:28 does not say "all things are good"",
+// ""All things are good" is not what Romans 8:28 says", "Romanos 8:28 no dice "todo es bueno"".
+const DENIAL = /(?:\b(?:does|do|did|is|was)\s*(?:not|n['’]t)|\bnever|\bnowhere)\s+(?:\p{L}+\s+)?(?:say|says|said|saying|read|reads|teach|teaches|taught|state|states|promise|promises|mean|means|claim|claims)\b|\bnot\s+what\b|\b(?:no|nunca)\s+(?:dice|dijo|enseña|promete|afirma)\b|\bno\s+es\s+lo\s+que\b/iu;
+
+/** Whether the words between a reference and a quotation deny that the passage says it. */
+export function denies(between: string): boolean {
+  return DENIAL.test(between);
+}
+
 /** A quotation is tied tightly to a reference when at most three words stand between them, none of them naming words, or only a colon. */
 export function tieOf(between: string): Tie {
   const trimmed = between.trim();

@@ -6,7 +6,7 @@ import { formatReference, type Lang, type ScriptureRef } from "../references.js"
 import { readerUrl, type LinkOptions } from "../links.js";
 import type { QuoteOutcome } from "./stream.js";
 
-export type CitationStatus = "verified" | "corrected" | "cited";
+export type CitationStatus = "verified" | "corrected" | "cited" | "unverified";
 
 export interface Citation {
   /** The passage, named in the translation's language: "John 3:16", "Juan 3:16", "Psalm 23". */
@@ -22,6 +22,10 @@ export interface Citation {
   /** The words between the quotation marks as the answer shows them; null when not quoted. */
   quoted: string | null;
   status: CitationStatus;
+  /** Corrected because the words are this passage's, not the one the answer named: the reference as it named it. */
+  cited_as?: string;
+  /** The translation the answer named for its quotation ("KJV", "NIV"); unverified when we do not ship it. */
+  translation?: string;
 }
 
 export interface CitationOptions extends LinkOptions {
@@ -44,7 +48,8 @@ function verseList(ref: ScriptureRef): number[] | null {
  * `references`: the passages the answer refers to in order (the link converter's list); quotations
  * add their passage when it is not there (links off, or a reference the converter skipped).
  * A passage quoted several times is `corrected` when any quotation of it was, and shows its first
- * quotation; a quotation whose words the translation lacks leaves its passage `cited`.
+ * quotation; a quotation whose words the translation lacks leaves its passage `cited`; one given in a
+ * translation we do not ship is `unverified`.
  */
 export function buildCitations(references: readonly ScriptureRef[], quotes: readonly QuoteOutcome[], options: CitationOptions): Citation[] {
   const byKey = new Map<string, Citation>();
@@ -74,13 +79,22 @@ export function buildCitations(references: readonly ScriptureRef[], quotes: read
     if (quote.status === "unquoted") continue;
     if (citation.quoted === null) citation.quoted = quote.quoted;
     if (quote.status === "corrected" || citation.status === "cited") citation.status = quote.status;
+    if (quote.citedAs !== undefined) citation.cited_as ??= quote.citedAs;
+    if (quote.translation !== undefined && citation.translation === undefined) {
+      // Quoted in a translation the answer named: the citation names it, and opens it when we ship it.
+      citation.translation = quote.translation.name;
+      if (quote.translation.id !== undefined) {
+        citation.bible_id = quote.translation.id;
+        citation.url = readerUrl(quote.ref, { ...options, bibleId: quote.translation.id });
+      }
+    }
   }
   return [...byKey.values()];
 }
 
 /** Quotations by status, for the metrics and the answer's log line. */
-export function countQuotes(quotes: readonly QuoteOutcome[]): Record<QuoteOutcome["status"], number> {
+export function countQuotes(quotes: readonly QuoteOutcome[]): Record<Exclude<QuoteOutcome["status"], "unverified">, number> {
   const counts = { verified: 0, corrected: 0, unquoted: 0 };
-  for (const quote of quotes) counts[quote.status]++;
+  for (const quote of quotes) if (quote.status !== "unverified") counts[quote.status]++;
   return counts;
 }

@@ -17,19 +17,21 @@ export interface Passage {
   verses: number;
   /** A whole chapter (or chapters) was cited, not verses. */
   wholeChapter: boolean;
+  /** numbers[k]: the verse number of the passage's k-th verse. */
+  numbers: number[];
 }
 
 /** The passage's verses in the translation, in order; empty when the translation has none of them. */
-export function passageVerses(bible: Bible, ref: ScriptureRef): string[] {
+export function passageVerses(bible: Bible, ref: ScriptureRef): { verse: number; text: string }[] {
   const last = ref.chapterEnd ?? ref.chapter;
-  const texts: string[] = [];
+  const verses: { verse: number; text: string }[] = [];
   for (let chapter = ref.chapter; chapter <= last; chapter++) {
     const from = chapter === ref.chapter ? (ref.verseStart ?? 1) : 1;
     let to = verseCount(ref.book, chapter);
     if (chapter === last && ref.verseStart !== undefined) to = ref.verseEnd ?? ref.verseStart;
-    for (const verse of bible.verses(ref.book, chapter, from, to)) texts.push(verse.text);
+    for (const verse of bible.verses(ref.book, chapter, from, to)) verses.push({ verse: verse.verse, text: verse.text });
   }
-  return texts;
+  return verses;
 }
 
 export function loadPassage(bible: Bible, ref: ScriptureRef, folding: Folding): Passage {
@@ -37,7 +39,7 @@ export function loadPassage(bible: Bible, ref: ScriptureRef, folding: Folding): 
   let text = "";
   const tokens: Token[] = [];
   const unit: number[] = [];
-  verses.forEach((verse, index) => {
+  verses.forEach(({ text: verse }, index) => {
     if (index > 0) text += " ";
     const offset = text.length;
     text += verse;
@@ -46,5 +48,8 @@ export function loadPassage(bible: Bible, ref: ScriptureRef, folding: Folding): 
       unit.push(index);
     }
   });
-  return { text, tokens, keys: tokens.map((token) => token.key), unit, verses: verses.length, wholeChapter: ref.verseStart === undefined };
+  return {
+    text, tokens, keys: tokens.map((token) => token.key), unit, verses: verses.length, wholeChapter: ref.verseStart === undefined,
+    numbers: verses.map((verse) => verse.verse),
+  };
 }

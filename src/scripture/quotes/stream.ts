@@ -7,14 +7,16 @@
  * parenthesis after it, the rest of its sentence (AFTER_LIMIT), a block quote (BLOCK_LIMIT).
  */
 import type { Bible } from "../corpus.js";
-import type { ScriptureRef } from "../references.js";
-import { lastSentenceStart, referencesIn, tieOf, type Attribution } from "./attribution.js";
+import { formatReference, type ScriptureRef } from "../references.js";
+import { denies, lastSentenceStart, referencesIn, tieOf, type Attribution } from "./attribution.js";
 import { foldingFor, type Folding } from "./normalize.js";
 import { loadPassage } from "./passage.js";
-import { judge, type Tie, type Verdict } from "./verdict.js";
+import { firstNamedTranslation, lastNamedTranslation, type NamedTranslation } from "./translation-names.js";
+import { faithfulSource, judge, presentedAsVerse, type Tie, type Verdict } from "./verdict.js";
 import { type FenceMode, runLength, stepCode, stepFence, type TextMode, verbatim } from "../markdown-spans.js";
 
-export type QuoteStatus = "verified" | "corrected" | "unquoted";
+/** "unverified": given in a translation we do not ship ("the NIV has ..."), left as written. */
+export type QuoteStatus = "verified" | "corrected" | "unquoted" | "unverified";
 
 /** One quotation presented as scripture, and what the check did with it. */
 export interface QuoteOutcome {
@@ -27,6 +29,13 @@ export interface QuoteOutcome {
   quoted: string;
   /** The words as the model wrote them. */
   original: string;
+  /** The translation the quotation was checked against (or, unverified, named in): when the answer names one. */
+  translation?: NamedTranslation;
+  /**
+   * Set when the words were faithful to another verse than the one cited (John 3:16's words under John
+   * 3:17): the reference as the answer gave it. The words stand; `ref`/`reference` name their source.
+   */
+  citedAs?: string;
 }
 
 export interface QuoteStream {
@@ -43,6 +52,8 @@ export interface QuoteStream {
 export interface QuoteCheckOptions {
   /** The translation the caller asked for: quotations are checked against its text. */
   bible: Bible;
+  /** The shipped translations: a quotation the answer gives in one of them by name is checked against it. */
+  bibles?: { get(id: string): Bible | undefined };
 }
 
 export const QUOTE_LIMIT = 600;
@@ -84,40 +95,87 @@ function sentenceEnd(text: string, final: boolean): number | null {
 interface Found {
   attribution: Attribution;
   tie: Tie;
+  /** The sentence denies the passage says it: not a quotation. */
+  denied?: boolean;
+  /** A translation named before the quotation in its sentence, or in the parenthesis after it. */
+  named?: NamedTranslation;
+  /** Where the reference is in the pending text (it follows the quotation), so it can still be rewritten. */
+  at?: number;
 }
 
 function nearestBefore(context: string): Found | undefined {
   const sentence = context.slice(lastSentenceStart(context));
   const found = referencesIn(sentence);
   const last = found[found.length - 1];
-  return last === undefined ? undefined : { attribution: last, tie: tieOf(sentence.slice(last.end)) };
+  if (last === undefined) return undefined;
+  const between = sentence.slice(last.end);
+  return { attribution: last, tie: tieOf(between), denied: denies(between), named: lastNamedTranslation(sentence) };
+}
+
+/** "John 3:17" -> "John 3:16", keeping the book as the answer wrote it ("Jn 3:17" -> "Jn 3:16"). */
+function renumbered(written: string, ref: ScriptureRef, lang: "en" | "es"): string {
+  const verses = ref.verseEnd !== undefined && ref.verseEnd !== ref.verseStart ? `${ref.verseStart}-${ref.verseEnd}` : `${ref.verseStart}`;
+  const match = /^(.*\D)(\d+):\d+(?:\s*[-–—‑]\s*\d+)?[a-z]{0,2}$/u.exec(written);
+  return match !== null && Number(match[2]) === ref.chapter ? `${match[1]}${match[2]}:${verses}` : formatReference(ref, lang);
+}
+
+interface Resolved {
+  out: string;
+  outcome: QuoteOutcome;
+  /** The reference's new text, when the words are another verse's: it replaces the reference as written. */
+  reference?: string;
 }
 
 class Checker {
   readonly quotes: QuoteOutcome[] = [];
-  private readonly folding: Folding;
+  private readonly lang: "en" | "es";
 
-  constructor(private readonly bible: Bible) {
-    this.folding = foldingFor(bible.id);
-  }
-
-  verdict(found: Found, words: string, outer: string | undefined): Verdict | null {
-    const ref = found.attribution.ref;
-    if (ref === null) return null;
-    return judge(words, loadPassage(this.bible, ref, this.folding), found.tie, this.folding, outer);
+  constructor(private readonly options: QuoteCheckOptions) {
+    this.lang = options.bible.id.startsWith("spa") ? "es" : "en";
   }
 
   /** The text to send for a quotation (marks included) and its outcome, or null to leave it alone. */
-  resolve(found: Found | undefined, words: string, open: string, close: string): { out: string; outcome: QuoteOutcome } | null {
-    if (found === undefined) return null;
-    const base = { ref: found.attribution.ref, reference: found.attribution.text, original: words };
-    const verdict = this.verdict(found, words, open || undefined);
-    if (verdict === null || verdict.kind === "unquoted") {
+  resolve(found: Found | undefined, words: string, open: string, close: string, canMove = true): Resolved | null {
+    if (found === undefined || found.denied) return null;
+    const ref = found.attribution.ref;
+    const named = found.named;
+    const base = { ref, reference: found.attribution.text, original: words, ...(named ? { translation: named } : {}) };
+    const own = this.options.bible;
+    const bible = named === undefined ? own : named.id === undefined ? undefined : named.id === own.id ? own : this.options.bibles?.get(named.id);
+    const folding = foldingFor(bible?.id ?? own.id);
+    // Only words presented as a verse's words are ever changed: never a title or a term ("Immortality").
+    const presented = presentedAsVerse(words, folding);
+    if (ref === null) {
+      if (!presented || found.tie === "loose") return null;
       return { out: words, outcome: { ...base, status: "unquoted", quoted: words } };
     }
+    if (named !== undefined && bible === undefined) {
+      // A translation we do not ship ("the NIV has ..."): left as written, and said to be unchecked.
+      return presented ? { out: open + words + close, outcome: { ...base, status: "unverified", quoted: words } } : null;
+    }
+    const checkBible = bible ?? own;
+    const verdict: Verdict = judge(words, loadPassage(checkBible, ref, folding), found.tie, folding, open || undefined);
     if (verdict.kind === "ignored") return null;
     if (verdict.kind === "verified") return { out: open + words + close, outcome: { ...base, status: "verified", quoted: words } };
+    // The right words under the wrong verse: the reference is what is wrong.
+    const moved = canMove && presented && ref.verseStart !== undefined && ref.chapterEnd === undefined ? this.source(words, ref, checkBible, folding) : null;
+    if (moved !== null) {
+      const reference = found.at !== undefined ? renumbered(found.attribution.text, moved, this.lang) : formatReference(moved, this.lang);
+      const outcome: QuoteOutcome = { ...base, ref: moved, reference, status: "corrected", quoted: words, citedAs: found.attribution.text };
+      // A reference already sent (before the quotation) cannot change: the source follows the quotation.
+      return found.at !== undefined ? { out: open + words + close, outcome, reference } : { out: `${open}${words}${close} (${reference})`, outcome };
+    }
+    if (verdict.kind === "unquoted") return { out: words, outcome: { ...base, status: "unquoted", quoted: words } };
     return { out: open + verdict.text + close, outcome: { ...base, status: "corrected", quoted: verdict.text } };
+  }
+
+  /** The verses of the cited chapter the words faithfully are, when they are not the cited ones. */
+  private source(words: string, ref: ScriptureRef, bible: Bible, folding: Folding): ScriptureRef | null {
+    const found = faithfulSource(words, loadPassage(bible, { book: ref.book, chapter: ref.chapter }, folding), folding);
+    if (found === null) return null;
+    const moved: ScriptureRef = { book: ref.book, chapter: ref.chapter, verseStart: found.verseStart };
+    if (found.verseEnd !== found.verseStart) moved.verseEnd = found.verseEnd;
+    return moved;
   }
 }
 
@@ -142,6 +200,8 @@ function stepQuote(text: string, final: boolean, context: string, checker: Check
   const words = text.slice(1, end);
   const rest = text.slice(end + 1);
   let found: Found | undefined;
+  let parenNamed: NamedTranslation | undefined;
+  const before = context.slice(lastSentenceStart(context));
   const lead = (/^[,.;:!?]?[ \t]*/.exec(rest) as RegExpExecArray)[0].length;
   if (lead === rest.length && !final) return null;
   if (rest[lead] === "(") {
@@ -149,8 +209,12 @@ function stepQuote(text: string, final: boolean, context: string, checker: Check
     const closeAt = tail.search(/[)\n]/);
     if (closeAt < 0 && !final && rest.length - lead - 1 < PAREN_LIMIT) return null;
     if (closeAt >= 0 && tail[closeAt] === ")") {
-      const first = referencesIn(tail.slice(0, closeAt))[0];
-      if (first !== undefined) found = { attribution: first, tie: "tight" };
+      const inside = tail.slice(0, closeAt);
+      parenNamed = firstNamedTranslation(inside);
+      const first = referencesIn(inside)[0];
+      if (first !== undefined) {
+        found = { attribution: first, tie: "tight", at: end + 1 + lead + 1 + first.start, denied: denies(before), named: lastNamedTranslation(before) };
+      }
     }
   }
   found ??= nearestBefore(context);
@@ -159,10 +223,22 @@ function stepQuote(text: string, final: boolean, context: string, checker: Check
     if (stop === null) return null;
     const sentence = rest.slice(0, stop);
     const first = referencesIn(sentence)[0];
-    if (first !== undefined) found = { attribution: first, tie: tieOf(sentence.slice(0, first.start)) };
+    if (first !== undefined) {
+      const between = sentence.slice(0, first.start);
+      found = {
+        attribution: first, tie: tieOf(between), at: end + 1 + first.start, denied: denies(before) || denies(between),
+        named: lastNamedTranslation(before) ?? firstNamedTranslation(between),
+      };
+    }
   }
+  if (found !== undefined && parenNamed !== undefined) found.named = parenNamed;
   const resolved = checker.resolve(found, words, open, close);
   if (resolved === null) return verbatim(end + 1, text);
+  if (resolved.reference !== undefined && found?.at !== undefined) {
+    // The words stand; the reference after them is rewritten to the verse they come from.
+    const refEnd = found.at + (found.attribution.end - found.attribution.start);
+    return { consumed: refEnd, out: resolved.out + text.slice(end + 1, found.at) + resolved.reference, outcome: resolved.outcome };
+  }
   return { consumed: end + 1, out: resolved.out, outcome: resolved.outcome };
 }
 
@@ -257,7 +333,8 @@ function stepBlock(text: string, final: boolean, context: string, checker: Check
   }
   const open = wrapped?.[1] ?? "";
   const close = wrapped?.[3] ?? "";
-  const resolved = checker.resolve(found, words, open, close);
+  // A block quote's reference stands on its own line: its words are judged against the cited verse.
+  const resolved = checker.resolve(found, words, open, close, false);
   if (resolved === null) return verbatim(block.length, text);
   const first = content[0] as (typeof lines)[number];
   let out: string;
@@ -314,7 +391,7 @@ function stepText(text: string, final: boolean, context: string, checker: Checke
 }
 
 export function createQuoteStream(options: QuoteCheckOptions): QuoteStream {
-  const checker = new Checker(options.bible);
+  const checker = new Checker(options);
   let pending = "";
   let context = "";
   let mode: Mode = TEXT;

@@ -2,7 +2,7 @@
  * The decision for one quotation attributed to one existing passage: it stands, it is replaced by
  * the passage's exact words, it loses its quotation marks, or it was not a quotation of scripture.
  */
-import { aimAt, isFaithful } from "./align.js";
+import { aimAt, faithfulSpan, isFaithful } from "./align.js";
 import { tokenize, type Folding } from "./normalize.js";
 import type { Passage } from "./passage.js";
 
@@ -82,13 +82,36 @@ function isTitle(text: string): boolean {
   return words.length <= 8 && content.length >= 2 && content.every((word) => /^\p{Lu}/u.test(word));
 }
 
+const fragmentsOf = (original: string, folding: Folding) => original.split(GAP).map((part) => tokenize(part, folding).map((token) => token.key));
+
+/**
+ * Whether the words can be presented as a verse's words at all: three words or more and not a title.
+ * A single word, a term ("born again") or a title ("Immortality", "Sermon on the Mount") never is, so
+ * the check never changes it, whatever reference stands near it.
+ */
+export function presentedAsVerse(original: string, folding: Folding): boolean {
+  return fragmentsOf(original, folding).flat().length >= MIN_QUOTE_WORDS && !isTitle(original);
+}
+
+/**
+ * The verses of `chapter` (a whole chapter's passage) whose words the quotation is, faithfully, or null:
+ * the source of a right quotation under a wrong verse number.
+ */
+export function faithfulSource(original: string, chapter: Passage, folding: Folding): { verseStart: number; verseEnd: number } | null {
+  const span = faithfulSpan(chapter.keys, fragmentsOf(original, folding));
+  if (span === null || span[1] <= span[0]) return null;
+  const first = chapter.numbers[chapter.unit[span[0]] as number];
+  const last = chapter.numbers[chapter.unit[span[1] - 1] as number];
+  return first === undefined || last === undefined ? null : { verseStart: first, verseEnd: last };
+}
+
 export function judge(original: string, passage: Passage, tie: Tie, folding: Folding, outer?: string): Verdict {
-  const fragments = original.split(GAP).map((part) => tokenize(part, folding).map((token) => token.key));
+  const fragments = fragmentsOf(original, folding);
   const words = fragments.flat();
   if (words.length === 0) return { kind: "ignored" };
+  if (passage.keys.length > 0 && isFaithful(passage.keys, fragments)) return { kind: "verified" };
+  if (!presentedAsVerse(original, folding)) return { kind: "ignored" };
   if (passage.keys.length === 0) return tie === "tight" ? { kind: "unquoted" } : { kind: "ignored" };
-  if (isFaithful(passage.keys, fragments)) return { kind: "verified" };
-  if (words.length < MIN_QUOTE_WORDS || isTitle(original)) return { kind: "ignored" };
   const aim = aimAt(passage.keys, words, passage.unit);
   if (aim !== null) return { kind: "corrected", text: nest(spanText(passage, aim.start, aim.end, original), outer) };
   if (tie === "loose") return { kind: "ignored" };
