@@ -60,9 +60,7 @@ export interface ChatDeps {
   maxSteps: number;
   /** PROVIDER_TIMEOUT_MS: the longest wait for response headers or for the next stream chunk. */
   providerTimeoutMs: number;
-  /** Host of OPENAI_BASE_URL, named in provider errors ("api.openai.com"). */
-  providerName: string;
-  /** The provider a request's calls go to, as provider errors name it: the default's host, or "<name>, <host>". */
+  /** The provider a request's calls go to, as provider errors name it: "default" (OPENAI_BASE_URL) or the <name> of PROVIDER_<NAME>_*, never its address. */
   providerNameFor(ctx: ChatRequestContext): string;
   logger?: GraphLogger;
   /** SUPPORT_REPLY: "empty" (the spec's blank answer to a support question) or "text" (prompts/canned/support.*.md). */

@@ -20,6 +20,8 @@ export interface ChatErrorInit {
   param?: string | undefined;
   /** A provider's Retry-After, already checked to be harmless text. */
   retryAfter?: string | undefined;
+  /** The configured provider's name ("default", or <name> of PROVIDER_<NAME>_*) when a provider call failed. */
+  provider?: string | undefined;
   cause?: unknown;
 }
 
@@ -27,6 +29,8 @@ export class ChatError extends Error {
   override name = "ChatError";
   readonly param: string | undefined;
   readonly retryAfter: string | undefined;
+  /** Set when a model provider call failed (provider-errors.ts): which configured provider. */
+  readonly provider: string | undefined;
 
   constructor(
     readonly code: ChatErrorCode,
@@ -36,6 +40,7 @@ export class ChatError extends Error {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.param = init.param;
     this.retryAfter = init.retryAfter;
+    this.provider = init.provider;
   }
 }
 

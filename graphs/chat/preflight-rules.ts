@@ -122,6 +122,8 @@ function isGibberish(text: string): boolean {
  * front of them: a stem list once drifted from the patterns and let "I want to end it all" through.
  */
 
+export type DistressLanguage = "en" | "es" | "pt" | "fr" | "de";
+
 /** "I am / I'm / im / I've been / I was / I got": the first person as people type it (after distressForm). */
 const I_AM = "(?:i am|im|i m|iam|i was|ive been|i have been|i had been|i got|i get|i keep getting|i keep being|i am being)";
 /** The people who hurt someone, as a disclosure names them ("my uncle", "the youth pastor", "our priest"). */
@@ -138,9 +140,9 @@ const TOUCH_MORE =
   "(?:there|down there|inappropriately|sexually|in my|on my|under|at night|when i|while i|since i|without|and (?:told|said|made|i)|every|again|where|in places|in private|in a bad way|in the wrong|private)";
 const VICTIM = "(?:me|my (?:daughter|son|child|kids|children|baby|sister|brother|wife|mom|mother|little \\w+))";
 
-const DISTRESS: RegExp[] = [
-  // English: suicide and self-harm.
-  new RegExp(
+const DISTRESS: [DistressLanguage, RegExp][] = [
+  // English: suicide and self-harm ("suicid..." also stands for suicidio, suicídio, suicidaire).
+  ["en", new RegExp(
     [
       "suicid\\w*",
       "self ?harm\\w*",
@@ -170,9 +172,9 @@ const DISTRESS: RegExp[] = [
       "jump(?:ing)? (?:off (?:a |the |of )?(?:bridge|building|roof|cliff|balcony)|in front of)",
       "(?:took|swallowed|take|swallow) (?:all|a bunch of|too many|a lot of) (?:my |the |of my )?(?:pills|meds|tablets)",
     ].join("|"),
-  ),
+  )],
   // English: feelings in the first person, loss and grief.
-  new RegExp(
+  ["en", new RegExp(
     [
       `${I_AM} (?:so |really |very |just |feeling |completely |totally |been |always |still |deeply )*(?:depressed|hopeless|suicidal|worthless|desperate|in despair|grieving|heartbroken|devastated|broken inside|dead inside|numb|empty inside|falling apart|not ok|not okay)`,
       "i (?:feel|felt|am feeling|m feeling|have felt|ve felt) (?:so |really |very |completely |totally |just )*(?:hopeless|worthless|empty|numb|alone|lonely|dead inside|like dying|like giving up|like a burden|like ending|abandoned by god|suicidal|depressed)",
@@ -181,9 +183,9 @@ const DISTRESS: RegExp[] = [
       "(?:my|our) (?:baby|son|daughter) (?:was|is) stillborn",
       "(?:my|our) (?:\\w+ )?(?:baby|son|daughter|child|husband|wife|mom|mother|dad|father|brother|sister|friend|boyfriend|girlfriend|fiance) (?:just |recently )?(?:died|passed away|was killed|is dead)",
     ].join("|"),
-  ),
+  )],
   // English: abuse disclosed in the first person, also by a church leader, and a child's words.
-  new RegExp(
+  ["en", new RegExp(
     [
       `${I_AM} (?:being |getting |been )?(?:sexually |physically |emotionally |verbally |repeatedly |spiritually )?(?:abused|molested|raped|assaulted|groomed|beaten|hit|trafficked|touched inappropriately|sexually assaulted)`,
       "(?:abused|molested|raped|groomed|trafficked|assaulted) by (?:my|a|an|the|our|his|her|their|someone|somebody|him|her|them|\\w+ (?:pastor|priest|leader|teacher|coach|uncle|father|dad))",
@@ -209,12 +211,11 @@ const DISTRESS: RegExp[] = [
       "unsafe at home",
       "(?:scared|afraid|terrified) to go home",
     ].join("|"),
-  ),
-  /^(?:please |pls |plz |someone |somebody )?(?:help|help me|help me please|help pls|help plz|i need help|need help|i need help please|please help me|sos|save me)$/,
+  )],
+  ["en", /^(?:please |pls |plz |someone |somebody )?(?:help|help me|help me please|help pls|help plz|i need help|need help|i need help please|please help me|sos|save me)$/],
   // Spanish.
-  new RegExp(
+  ["es", new RegExp(
     [
-      "suicid\\w*",
       "matarme",
       "(?:me )?(?:quiero|voy a|pienso|quisiera|deseo) (?:matar(?:me)?|suicidar(?:me)?)",
       "quitarme la vida",
@@ -236,8 +237,8 @@ const DISTRESS: RegExp[] = [
       "(?:perdi|perdimos|tuve|he tenido) (?:a mi bebe|a nuestro bebe|un aborto|el bebe|mi embarazo)",
       "(?:mi|nuestro) (?:hij[oa]|bebe|espos[oa]|marido|padre|madre|papa|mama|herman[oa]) (?:murio|fallecio|se fue|nacio muert[oa])",
     ].join("|"),
-  ),
-  new RegExp(
+  )],
+  ["es", new RegExp(
     [
       "me (?:abuso|abusa|abusaron|abusan|abusaba|violo|violaron|viola|violaba|pega|pegan|pegaba|golpea|golpean|golpeaba|maltrata|maltratan|maltrataba|lastima|lastimaba|amenaza|ahorca)",
       "(?:abuso|abusaron|abusa|abusaba) (?:sexualmente )?de mi",
@@ -251,12 +252,11 @@ const DISTRESS: RegExp[] = [
       "no estoy a salvo en (?:mi )?casa",
       "miedo de (?:volver|ir) a casa",
     ].join("|"),
-  ),
-  /^(?:por favor )?(?:ayuda|ayudame|ayudenme|auxilio|socorro|necesito ayuda|ayuda por favor|ayudame por favor)$/,
+  )],
+  ["es", /^(?:por favor )?(?:ayuda|ayudame|ayudenme|auxilio|socorro|necesito ayuda|ayuda por favor|ayudame por favor)$/],
   // Portuguese.
-  new RegExp(
+  ["pt", new RegExp(
     [
-      "suicid\\w*",
       "(?:me|vou me|quero me) matar",
       "se matou",
       "tirar (?:a )?minha (?:propria )?vida",
@@ -271,11 +271,10 @@ const DISTRESS: RegExp[] = [
       "me obriga a (?:ter relac\\w*|fazer sexo|transar)",
       "(?:estou|me sinto) (?:muito |tao )*(?:deprimid[oa]|desesperad[oa]|sem esperanca)",
     ].join("|"),
-  ),
+  )],
   // French.
-  new RegExp(
+  ["fr", new RegExp(
     [
-      "suicid\\w*",
       "me tuer",
       "(?:je veux|jai envie de|envie de) (?:mourir|en finir|disparaitre)",
       "en finir avec (?:la vie|tout|ma vie)",
@@ -292,9 +291,9 @@ const DISTRESS: RegExp[] = [
       "(?:je suis|je me sens) (?:tellement |si |tres )*(?:deprime\\w*|desespere\\w*|sans espoir)",
       "jai fait une fausse couche",
     ].join("|"),
-  ),
+  )],
   // German.
-  new RegExp(
+  ["de", new RegExp(
     [
       "selbstmord\\w*",
       "suizid\\w*",
@@ -309,17 +308,24 @@ const DISTRESS: RegExp[] = [
       "hausliche gewalt",
       "ich bin (?:so |sehr )*(?:deprimiert|verzweifelt|hoffnungslos)",
     ].join("|"),
-  ),
+  )],
 ];
 
 /** Every DISTRESS pattern in one expression, on whole words. */
-const DISTRESS_ANY = new RegExp(DISTRESS.map((re) => `(?:\\b(?:${re.source})\\b)`).join("|"));
+const DISTRESS_ANY = new RegExp(DISTRESS.map(([, re]) => `(?:\\b(?:${re.source})\\b)`).join("|"));
 
 /**
  * One word, or a few, that is itself a cry ("raped", "grief", "duelo", "Suizid", "cortarme"): the whole
  * message is these words and the little words around them ("im so depressed", "me siento sola"). A
  * longer message that only mentions grief ("What does the Bible say about grief?") is a topic question.
  */
+const SPANISH_CRY_WORDS = new Set(
+  (
+    "duelo luto abuso abusada abusado violacion violada violado deprimida deprimido depresion desesperada desesperado desesperanza " +
+    "triste tristeza sola solo soledad miedo panico ansiedad angustia angustiada angustiado sufrimiento dolor suicidio cortarme " +
+    "autolesion maltrato maltratada golpeada aborto perdida destrozada destrozado"
+  ).split(" "),
+);
 const CRY_WORDS = new Set(
   (
     // English
@@ -328,17 +334,16 @@ const CRY_WORDS = new Set(
     "suicidal suicide despair despairing desperate miscarriage miscarried stillborn stillbirth lonely loneliness alone heartbroken " +
     "devastated broken numb empty anxious anxiety panic panicking scared terrified afraid frightened trauma traumatized traumatised " +
     "ptsd crying sad sadness cutting overdose overdosed dying lost suffering pain hurting hurt selfharm unalive exhausted " +
-    // Spanish
-    "duelo luto abuso abusada abusado violacion violada violado deprimida deprimido depresion desesperada desesperado desesperanza " +
-    "triste tristeza sola solo soledad miedo panico ansiedad angustia angustiada angustiado sufrimiento dolor suicidio cortarme " +
-    "autolesion maltrato maltratada golpeada aborto perdida destrozada destrozado " +
+    // Spanish: SPANISH_CRY_WORDS, added below
     // Portuguese
     "estuprada estuprado abusada deprimida sozinha sozinho desesperada automutilacao tristeza " +
     // French
     "viol violee abusee deuil deprime deprimee desespere desesperee seule detresse " +
     // German
     "suizid selbstmord vergewaltigt missbraucht trauer deprimiert hoffnungslos fehlgeburt totgeburt einsam verzweifelt ritzen angst"
-  ).split(" "),
+  )
+    .split(" ")
+    .concat([...SPANISH_CRY_WORDS]),
 );
 const CRY_PHRASES = /\b(self harm|self injury|panic attacks?|dead inside|heart ?broken|sin esperanza|aborto espontaneo|fausse couche|sans espoir|sem esperanca|aborto espontaneo|kein ausweg)\b/g;
 const CRY_FILLER = new Set(
@@ -369,6 +374,25 @@ function distressForm(text: string): string {
     .replace(/[^\p{L}\p{N}\s]/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/**
+ * The language of the first DISTRESS pattern the text matches, else undefined: "me quiero matar" has no
+ * word the stopword guess (detectLanguage) counts, but it matched a Spanish pattern. The crisis reply
+ * on provider failure uses it; nothing on the hot path does.
+ */
+export function distressLanguage(text: string): DistressLanguage | undefined {
+  const norm = distressForm(text);
+  if (!norm) return undefined;
+  // "suicid..." is in the English list only, so a match in another language's list is the more telling one.
+  let english = false;
+  for (const [lang, re] of DISTRESS) {
+    if (!new RegExp(`\\b(?:${re.source})\\b`).test(norm)) continue;
+    if (lang !== "en") return lang;
+    english = true;
+  }
+  if (isCry(norm) && norm.split(" ").some((w) => SPANISH_CRY_WORDS.has(w))) return "es";
+  return english || isCry(norm) ? "en" : undefined;
 }
 
 /** True when the text reads as distress, self-harm, grief or a disclosure of abuse (see DISTRESS and CRY_WORDS). */

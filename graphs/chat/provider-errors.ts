@@ -1,10 +1,18 @@
 import { APIConnectionTimeoutError } from "openai";
 import { ChatError } from "./errors.js";
+import { DEFAULT_PROVIDER } from "./providers.js";
 
 /**
  * Maps a failed provider call to the contract's errors (domain errors; the adapter gives them HTTP statuses). Messages are ours alone: a provider's own
- * message can echo the key (OpenAI's 401 quotes part of it), so it never reaches the caller.
+ * message can echo the key (OpenAI's 401 quotes part of it), so it never reaches the caller. A message names the provider as configured
+ * ("the default model provider", `the model provider "openrouter"`), never its address: a host and port tell a caller about the
+ * deployment's network and help nobody fix a request. The runtime logs the address (care-on-failure.ts).
  */
+
+/** How a caller is told which provider failed: by its configured name (`default` is OPENAI_BASE_URL). */
+export function providerLabel(provider: string): string {
+  return provider === DEFAULT_PROVIDER ? "The default model provider" : `The model provider "${provider}"`;
+}
 
 /** Thrown through the AbortSignal when our idle timer, not the caller, ends a provider call. */
 export class ProviderTimeout extends Error {
@@ -12,10 +20,10 @@ export class ProviderTimeout extends Error {
 }
 
 export const upstreamTimeout = (provider: string, timeoutMs: number) =>
-  new ChatError("upstream_timeout", `The model provider (${provider}) did not respond within ${timeoutMs} ms.`);
+  new ChatError("upstream_timeout", `${providerLabel(provider)} did not respond within ${timeoutMs} ms.`, { provider });
 
 export const upstreamError = (provider: string, cause?: unknown) =>
-  new ChatError("upstream_error", `The model provider (${provider}) failed or sent a response that could not be read.`, { cause });
+  new ChatError("upstream_error", `${providerLabel(provider)} failed or sent a response that could not be read.`, { cause, provider });
 
 /**
  * What may be logged about a provider failure: never its message, which can quote the key
@@ -60,6 +68,7 @@ function retryAfterOf(err: unknown): string | undefined {
 }
 
 export interface ProviderCall {
+  /** The configured provider's name: "default" or <name> of PROVIDER_<NAME>_*. */
   provider: string;
   model: string;
   timeoutMs: number;
@@ -78,25 +87,28 @@ export function toProviderError(err: unknown, call: ProviderCall): ChatError {
   if (status === 401 || status === 403) {
     return new ChatError(
       "invalid_api_key",
-      `The model provider (${provider}) rejected the API key (HTTP ${status}). Check the key sent in the Authorization header.`,
-      { cause: summary(err) },
+      `${providerLabel(provider)} rejected the API key (HTTP ${status}). Check the key sent in the Authorization header.`,
+      { cause: summary(err), provider },
     );
   }
   if (status === 404) {
-    return new ChatError("model_not_found", `The model provider (${provider}) does not offer the model "${call.model}" to this key.`, {
+    return new ChatError("model_not_found", `${providerLabel(provider)} does not offer the model "${call.model}" to this key.`, {
       param: "model",
+      provider,
       cause: summary(err),
     });
   }
   if (status === 429) {
-    return new ChatError("provider_rate_limited", `The model provider (${provider}) is rate limiting this key; retry later.`, {
+    return new ChatError("provider_rate_limited", `${providerLabel(provider)} is rate limiting this key; retry later.`, {
       retryAfter: retryAfterOf(err),
+      provider,
       cause: summary(err),
     });
   }
   if (status === 400 || status === 422) {
-    return new ChatError("upstream_invalid_request", `The model provider (${provider}) refused the request's parameters for model "${call.model}".`, {
+    return new ChatError("upstream_invalid_request", `${providerLabel(provider)} refused the request's parameters for model "${call.model}".`, {
       cause: summary(err),
+      provider,
     });
   }
   return upstreamError(provider, summary(err));

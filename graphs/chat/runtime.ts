@@ -8,6 +8,7 @@ import { formatReference, parsePassageQuery } from "../../src/scripture/referenc
 import { ANSWER_SINK, isAnswerEvent } from "./answer/answer-stream.js";
 import { type ChatOutcome, type ChatRequestContext, type Citation, type ChatTurn, DEFAULT_API_KEY_PREFIXES, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
 import type { BibleSource, ChatDeps, GraphLogger, LinkTools, ScriptureSearcher } from "./deps.js";
+import { careOnProviderFailure } from "./care-on-failure.js";
 import { agentStepLimit } from "./errors.js";
 import { buildChatGraph, type ChatGraph } from "./graph.js";
 import { toMessages } from "./messages.js";
@@ -118,12 +119,9 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
     get providerTimeoutMs() {
       return config.provider.timeoutMs;
     },
-    get providerName() {
-      return new URL(config.provider.baseURL).host;
-    },
     providerNameFor(ctx) {
       const named = ctx.provider && table().byName(ctx.provider.name);
-      return named ? `${named.name}, ${new URL(named.baseURL).host}` : new URL(config.provider.baseURL).host;
+      return named ? named.name : DEFAULT_PROVIDER;
     },
     get logger() {
       return parts.logger;
@@ -150,7 +148,8 @@ export function buildChatRuntime(config: ChatRuntimeConfig, parts: ChatRuntimePa
     get catalog() {
       return deps.catalog;
     },
-    run: (turns, ctx, opts = {}) => runChat(graph, deps, turns, ctx, opts),
+    // A provider failure on a message that needs care becomes the canned crisis reply (care-on-failure.ts).
+    run: (turns, ctx, opts = {}) => careOnProviderFailure(deps, turns, ctx, opts, (o) => runChat(graph, deps, turns, ctx, o)),
   };
 }
 

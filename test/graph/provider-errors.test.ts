@@ -37,7 +37,10 @@ describe.each(sites)("provider failures in the %s call", (_site, where, skipPref
     h.provider.on(where, reply.error(status, { error: { message: `Incorrect API key provided: ${KEY}` } }));
     const err = await failure(run());
     expect(err).toMatchObject({ status: 401, type: "invalid_request_error", code: "invalid_api_key" });
-    expect(err.message).toContain(h.deps.providerName);
+    expect(err.message).toContain("The default model provider rejected the API key");
+    // The provider's address is the deployment's business: the caller sees the configured name only.
+    expect(err.message).not.toContain(new URL(h.provider.baseURL).host);
+    expect(err.message).not.toMatch(/127\.0\.0\.1|localhost|:\d{2,5}\b/);
   });
 
   it("when the provider does not know the model, then 400 model_not_found names the model", async () => {
