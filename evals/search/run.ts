@@ -93,10 +93,12 @@ async function main() {
     }
     const baseline = new Bm25Index(docs);
     const ours = new Map<EvalQuery, string[]>();
+    const sims = new Map<EvalQuery, number[]>();
     const base = new Map<EvalQuery, string[]>();
     for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld]) {
       const { results } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
       ours.set(q, results.map((r) => `${r.book_id} ${r.chapter}`));
+      sims.set(q, results.map((r) => r.similarity));
       const s = baseline.scores(tokenize(q.query));
       base.set(q, [...s.keys()].filter((i) => s[i]! > 0).sort((a, b) => s[b]! - s[a]!).slice(0, 10).map((i) => keys[i]!));
     }
@@ -113,7 +115,7 @@ async function main() {
       console.log(formatRow(`${name}: empty result lists`, { recall5: 0, hit5: 0, mrr10: 0, n: set.filter((q) => ours.get(q)!.length === 0).length }).replace(/ +recall.*/, ""));
     }
     const dump = process.argv.indexOf("--dump");
-    if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r }))));
+    if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r, similarity: sims.get(q) }))));
     if (process.argv.includes("--misses")) {
       for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev]] as const) {
         const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)) || ours.get(q)!.slice(0, 3).some((x) => q.harmful?.includes(x)));

@@ -41,7 +41,7 @@ export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logge
       const bookId = book ? findBook(book)?.id : undefined;
       if (book && !bookId) return `"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`;
       try {
-        const { results } = await deps.search.search({
+        const { results, lowConfidence } = await deps.search.search({
           query,
           bibleId: ctx.bibleId,
           limit: limit ?? 4,
@@ -54,7 +54,8 @@ export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logge
           const best = r.highlights.length > 0 ? `Best verses: ${r.highlights.map((h) => `${h.verse} "${clip(h.text, 150)}"`).join("; ")}\n` : "";
           return `## ${r.reference} (${ctx.bibleId}, relevance ${r.similarity.toFixed(2)})\n${best}${clip(r.text, PER_RESULT_CHARS)}`;
         });
-        return bounded([...lines, "Use lookup_passage to read a passage in full before quoting beyond what is shown."]);
+        const weak = lowConfidence ? ["Weak matches only: no passage matched these words well (these share words that only begin like them). Say so rather than build on them."] : [];
+        return bounded([...weak, ...lines, "Use lookup_passage to read a passage in full before quoting beyond what is shown."]);
       } catch (err) {
         deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "search_scripture" }, "scripture search failed");
         return "search_scripture is unavailable right now (the search index did not answer). Use keyword_search or lookup_passage instead, or answer without quoting.";

@@ -120,7 +120,7 @@ const SearchResult = z.object({
   text: z.string().describe("The whole chapter in the requested translation."),
   similarity: z.number().min(0).max(1),
   highlights: z
-    .array(z.object({ verse: z.int(), text: z.string() }))
+    .array(z.object({ verse: z.int(), text: z.string(), url: z.string().describe("The verse in the reader (built like `url`).") }))
     .describe("The verses that matched best (at most three, best first; a direct passage's named verses, at most ten), in the requested translation."),
   url: z.string().describe("The chapter in the reader; absolute when PUBLIC_BASE_URL is set, with bible_id when not the default."),
 });
@@ -131,6 +131,9 @@ export const SearchResponse = z.object({
   bible_id: z.string(),
   total: z.int(),
   type: z.enum(["semantic_hybrid", "direct_passage"]),
+  low_confidence: z
+    .boolean()
+    .describe("True when nothing matched the question well: no result reached the similarity floor (results is then empty, e.g. \"asdf qwerty\"), or the results are guesses from index words that only begin like the question's (a typo). Never true for a direct passage."),
 });
 
 export const Health = z.object({ status: z.literal("ok") });

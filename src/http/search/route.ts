@@ -18,8 +18,8 @@ export function searchRouter(search: Searcher, bibleIds: () => readonly string[]
     const parsed = parseSearchRequest(raw as Record<string, unknown>, source === "query" ? "q" : "query", bibleIds());
     const { rawQuery, ...request } = parsed;
     try {
-      const { results, type } = await search.search(request);
-      res.json({ results, query: rawQuery, bible_id: request.bibleId, total: results.length, type });
+      const { results, type, lowConfidence } = await search.search(request);
+      res.json({ results, query: rawQuery, bible_id: request.bibleId, total: results.length, type, low_confidence: lowConfidence === true });
     } catch (err) {
       if (err instanceof SearchUnavailableError) throw serviceUnavailable(err.message, "search_unavailable");
       throw err;

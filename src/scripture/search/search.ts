@@ -6,8 +6,8 @@ import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import type { Passage } from "./types.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
-import { conceptVocabulary, matchConcepts, outermost, type ConceptMatch } from "./concepts.js";
-import { matchTitles, phraseTokens, type TitleMatch } from "./titles.js";
+import { CONCEPTS, conceptVocabulary, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
+import { matchTitles, phraseTokens, type TitleEntry, type TitleMatch, type TitleRange } from "./titles.js";
 import { glossSpanish } from "./spanish.js";
 import { tokenize, words } from "./tokenizer.js";
 
@@ -29,8 +29,8 @@ export interface SearchResult {
   chapter: number;
   text: string;
   similarity: number;
-  /** The verses that matched best (at most three, best first), in the requested translation. */
-  highlights: { verse: number; text: string }[];
+  /** The verses that matched best (at most three, best first), in the requested translation, each with its reader url. */
+  highlights: { verse: number; text: string; url: string }[];
   /** The chapter in the reader (links.ts builds it, so PUBLIC_BASE_URL applies). */
   url: string;
 }
@@ -41,6 +41,25 @@ export interface KeywordResult {
 }
 
 export type SearchType = "semantic_hybrid" | "direct_passage";
+
+/**
+ * What a search answers. `lowConfidence`: nothing matched the question well, i.e. no result reached
+ * SIMILARITY_FLOOR (results empty) or the results are guesses from index words that only begin like the
+ * question's (a typo, an unknown word).
+ */
+export interface SearchAnswer {
+  results: SearchResult[];
+  type: SearchType;
+  lowConfidence: boolean;
+}
+
+/**
+ * Results below this similarity are not returned. Measured on every eval set (docs/search.md, "Similarity
+ * floor"): the lowest similarity at which any eval question's target appeared in its top 10 was 0.157, and
+ * its best result never under 0.25, so the floor costs no hit and leaves no eval question empty; what it
+ * removes is the tail of weak guesses (a chapter sharing one rare word).
+ */
+export const SIMILARITY_FLOOR = 0.1;
 
 export class SearchUnavailableError extends Error {
   override name = "SearchUnavailableError";
@@ -114,7 +133,7 @@ export class ScriptureSearch {
     return this.index !== undefined && this.healthy();
   }
 
-  async search(req: SearchRequest): Promise<{ results: SearchResult[]; type: SearchType }> {
+  async search(req: SearchRequest): Promise<SearchAnswer> {
     const started = performance.now();
     const ref = parsePassageQuery(req.query);
     if (ref) {
@@ -124,20 +143,22 @@ export class ScriptureSearch {
       const named = ref.verseStart !== undefined && ref.chapterEnd === undefined ? [ref.verseStart, ref.verseEnd ?? ref.verseStart] : undefined;
       const hit = excluded ? undefined : this.chapterResult(req.bibleId, ref.book, ref.chapter, 1, (bible) => namedVerses(bible, ref.book, ref.chapter, named));
       this.metrics?.search("direct_passage", (performance.now() - started) / 1000);
-      return { results: hit ? [hit] : [], type: "direct_passage" };
+      return { results: hit ? [hit] : [], type: "direct_passage", lowConfidence: false };
     }
     const index = this.requireIndex();
     let { ranked, tokens } = await this.rank(index, req);
-    // A question must not come back empty (only a filter may exclude everything): words the index does
-    // not hold are matched by their beginnings ("inmigrantes" -> immigrants is not there, but typos and
-    // Spanish cognates are), and as a last resort the most asked-for chapters stand in, marked by a low
-    // similarity.
-    if (ranked.length === 0 && /\p{L}/u.test(req.query)) ({ ranked, tokens } = this.fallback(index, req));
+    // Words the index does not hold are matched by their beginnings ("inmigrantes" -> immigrants is not
+    // there, but typos and Spanish cognates are): a guess, so it is marked low confidence. A question with
+    // nothing the index knows ("asdf qwerty") gets no results and says so, rather than stand-in chapters.
+    let guessed = false;
+    if (ranked.length === 0 && /\p{L}/u.test(req.query)) ({ ranked, tokens } = this.fallback(index, req)), (guessed = true);
+    ranked = ranked.filter((r) => r.similarity >= SIMILARITY_FLOOR);
     const idf = new Map<string, number>();
     for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
     const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => this.highlights(index, ch, r, idf)) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
-    return { results, type: "semantic_hybrid" };
+    const lowConfidence = guessed || results.length === 0;
+    return { results, type: "semantic_hybrid", lowConfidence };
   }
 
   /** Exact-word search over passages (BM25 only), for the agent's keyword tool. */
@@ -228,7 +249,7 @@ export class ScriptureSearch {
     pending?.catch(() => {}); // observed below; this only keeps a rejection during the sync work from being "unhandled"
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
-    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query))];
+    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts)];
     // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`).
     const avoid = concepts.flatMap((m) => m.concept.avoid);
     let dense: DenseHit[] | null = null;
@@ -256,23 +277,12 @@ export class ScriptureSearch {
     return ranges.length === 1 ? hits : hits.sort((a, b) => b.score - a.score).slice(0, DENSE_CANDIDATES);
   }
 
-  /** Keyword-only ranking on index terms that begin like the query's words; then the fixed stand-ins. */
+  /** Keyword-only ranking on index terms that begin like the query's words (similarity halved: a guess). */
   private fallback(index: SearchIndex, req: SearchRequest): { ranked: RankedChapter[]; tokens: string[] } {
     const { ranges } = this.ranges(index, req);
     const tokens = [...new Set(words(glossSpanish(req.query)).filter((w) => tokenize(w).length > 0).flatMap((w) => index.ranker.bm25.termsLike(w, 4)))];
     const ranked = tokens.length > 0 ? index.ranker.rank({ tokens, dense: null, titles: [], ...(ranges ? { ranges } : {}) }, req.limit) : [];
-    if (ranked.length > 0) return { ranked: ranked.map((r) => ({ ...r, similarity: r.similarity * 0.5 })), tokens };
-    const allowed = ranges ?? [[0, index.passages.length] as const];
-    const inRange = (book: string, chapter: number) => {
-      const c = index.ranker.chapterId(book, chapter);
-      return c !== undefined && allowed.some(([from, to]) => index.ranker.firstWindowOf(c) >= from && index.ranker.firstWindowOf(c) < to);
-    };
-    let stand = STAND_INS.filter(([b, c]) => inRange(b, c)).map(([book, chapter]) => ({ book, chapter }));
-    if (stand.length === 0) {
-      const first = allowed[0]![1] > allowed[0]![0] ? index.passages[allowed[0]![0]] : undefined;
-      stand = first ? [{ book: first.book, chapter: first.chapter }] : [];
-    }
-    return { ranked: stand.slice(0, req.limit).map((r, i) => ({ ...r, similarity: 0.01 - i * 0.0005 })), tokens: [] };
+    return { ranked: ranked.map((r) => ({ ...r, similarity: r.similarity * 0.5 })), tokens };
   }
 
   /**
@@ -280,7 +290,7 @@ export class ScriptureSearch {
    * window first, then in the whole chapter; a window matched only by meaning gives its opening verse.
    * `idf` is the query's distinct terms with their idf, in query order (one map per search).
    */
-  private highlights(index: SearchIndex, ch: ChapterText, r: RankedChapter, idf: ReadonlyMap<string, number>): Highlight[] {
+  private highlights(index: SearchIndex, ch: ChapterText, r: RankedChapter, idf: ReadonlyMap<string, number>): Verse[] {
     const terms = this.chapterTerms(r.book, r.chapter);
     if (!terms) return [];
     // A verse's score is the sum of the idf of the query terms it holds, added in query-term order.
@@ -329,7 +339,7 @@ export class ScriptureSearch {
     return cached;
   }
 
-  private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number, highlights: (bible: Bible, ch: ChapterText) => Highlight[]): SearchResult | undefined {
+  private chapterResult(bibleId: string, bookId: string, chapter: number, similarity: number, highlights: (bible: Bible, ch: ChapterText) => Verse[]): SearchResult | undefined {
     const requested = this.library.get(bibleId);
     // A deuterocanonical chapter asked for in a translation without it is read from eng-web (its url says so).
     const bible = this.textBible(bibleId, bookId);
@@ -338,6 +348,8 @@ export class ScriptureSearch {
     if (!requested || !bible || !ch || !book) return undefined;
     const lang = requested.language.startsWith("es") ? "es" : "en";
     const parts = ch.superscription ? [ch.superscription, ...ch.verses.map((v) => v.text)] : ch.verses.map((v) => v.text);
+    // Links (links.ts) open the translation the text came from: a deuterocanonical chapter read from eng-web says so.
+    const link = { bibleId: bible === requested ? bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl };
     return {
       reference: formatReference({ book: bookId, chapter }, lang),
       book: lang === "es" ? book.nameEs : book.name,
@@ -345,13 +357,14 @@ export class ScriptureSearch {
       chapter,
       text: parts.join(" "),
       similarity: Math.round(similarity * 10_000) / 10_000,
-      highlights: highlights(bible, ch),
-      url: readerUrl({ book: bookId, chapter }, { bibleId: bible === requested ? bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl }),
+      highlights: highlights(bible, ch).map((h) => ({ ...h, url: readerUrl({ book: bookId, chapter, verseStart: h.verse }, link) })),
+      url: readerUrl({ book: bookId, chapter }, link),
     };
   }
 }
 
-type Highlight = SearchResult["highlights"][number];
+/** A highlighted verse before its url is added. */
+type Verse = { verse: number; text: string };
 
 /** A chapter's index terms and the verses (ascending) that hold each. */
 interface ChapterTerms {
@@ -360,19 +373,11 @@ interface ChapterTerms {
 }
 
 /** A direct passage's named verses ("John 3:16-18"), at most ten; none when it names the whole chapter. */
-function namedVerses(bible: Bible, book: string, chapter: number, named: number[] | undefined): Highlight[] {
+function namedVerses(bible: Bible, book: string, chapter: number, named: number[] | undefined): Verse[] {
   if (!named) return [];
   const [from, to] = named as [number, number];
   return bible.verses(book, chapter, from, Math.min(to, from + 9)).map((v) => ({ verse: v.verse, text: v.text }));
 }
-
-/**
- * Stand-ins for a question with no word the index knows (e.g. "xyzzy"): the chapters people ask about
- * most, so the list is never empty; their similarity (0.01 and below) says they are not a match.
- */
-const STAND_INS: readonly (readonly [string, number])[] = [
-  ["JHN", 3], ["PSA", 23], ["MAT", 5], ["ROM", 8], ["1CO", 13], ["GEN", 1], ["JHN", 1], ["PHP", 4], ["ISA", 53], ["PSA", 1],
-];
 
 /**
  * Titles carry Spanish names, so the original query is matched as well as its English gloss; the
@@ -415,6 +420,40 @@ function conceptBoost(m: ConceptMatch, query: string): TitleMatch {
   const share = m.concept.avoid.length > 0 ? 1 : Math.min(1, CONCEPT_SHARE * Math.min(1, m.length / content));
   return { entry: m.concept.entry, length: m.length, coverage: Math.min(1, m.length / n), weight: share };
 }
+
+/**
+ * A question that is only a story's name ("the prodigal son") has nothing but the name's own words to
+ * rank the rest by, and generic ones ("son") fill the list with genealogies. So the concepts that list the
+ * story's passage (LUK 15: God's love for sinners, repentance) count as weakly named: after the story
+ * itself come the passages that teach what it teaches. Measured in docs/search.md (story misses).
+ */
+function relatedBoosts(titles: readonly TitleMatch[], named: readonly ConceptMatch[]): TitleMatch[] {
+  const story = titles[0];
+  if (!story || story.entry.kind === "topic" || story.coverage < 1) return [];
+  const seen = new Set(named.map((m) => m.concept.id));
+  return relatedConcepts(story.entry)
+    .filter((c) => !seen.has(c.id))
+    .map((c) => ({ entry: c.entry, length: 0, coverage: 1, weight: RELATED_WEIGHT }));
+}
+
+/** A related concept's boost relative to a named one. */
+const RELATED_WEIGHT = 1;
+
+const relatedCache = new WeakMap<TitleEntry, readonly Concept[]>();
+
+/** Concepts with a passage that overlaps one of the title's ranges (care concepts excepted: distress is not inferred from a story). */
+function relatedConcepts(entry: TitleEntry): readonly Concept[] {
+  let found = relatedCache.get(entry);
+  if (!found) {
+    const overlaps = (a: TitleRange, b: TitleRange) =>
+      a.book === b.book && position(a.chapter, a.verseStart) <= position(b.chapterEnd, b.verseEnd) && position(b.chapter, b.verseStart) <= position(a.chapterEnd, a.verseEnd);
+    found = CONCEPTS.filter((c) => c.avoid.length === 0 && c.ranges.some((r) => entry.ranges.some((t) => overlaps(r, t))));
+    relatedCache.set(entry, found);
+  }
+  return found;
+}
+
+const position = (chapter: number, verse: number) => chapter * 1000 + verse;
 
 /** A concept covering a third of the question's content words gets its full boost. */
 const CONCEPT_SHARE = 3;

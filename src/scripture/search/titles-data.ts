@@ -314,7 +314,7 @@ export const TITLE_LINES: readonly string[] = [
   "Miraculous catch of fish|large catch of fish: LUK 5:1-11, JHN 21:1-14",
   "Widow of Nain|raising the widow's son: LUK 7:11-17",
   "Sinful woman forgiven|woman who anointed Jesus' feet: LUK 7:36-50",
-  "The Good Samaritan|who is my neighbor|el buen samaritano: LUK 10:25-37",
+  "The Good Samaritan|who is my neighbor|el buen samaritano|the man beaten by robbers|fell among robbers|fell among thieves|beaten traveler|beaten traveller|beaten man|robbed and beaten|left half dead|el hombre asaltado por ladrones: LUK 10:25-37",
   "Mary and Martha|Martha and Mary|the better part: LUK 10:38-42",
   "Friend at midnight|persistent friend: LUK 11:5-13",
   "The rich fool|parable of the rich fool|bigger barns: LUK 12:13-21",
