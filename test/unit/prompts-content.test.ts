@@ -57,6 +57,26 @@ describe("shipped prompts", () => {
     }
   });
 
+  it("when every theology is read, then it guides hell and a death by suicide from its own texts, and the guardrails refuse evasion", () => {
+    for (const t of registry.theologies) {
+      const hard = t.body.split(/^## Hard questions$/m)[1]?.split(/^## /m)[0] ?? "";
+      expect.soft(hard, `${t.slug}: ## Hard questions`).toMatch(/^Hell\b/m);
+      expect.soft(hard, `${t.slug}: suicide`).toMatch(/^Suicide\b/m);
+    }
+    expect(registry.guardrails.body).toContain("None of the standard texts these perspectives cite declares that a person who died by suicide is lost");
+    expect(registry.guardrails.body).toMatch(/Never defend slavery/);
+  });
+
+  it("when the crisis section is read, then it holds no number of its own: help-lines is the one list", () => {
+    const crisis = registry.partials.find((p) => p.slug === "crisis-resources");
+    expect(crisis?.body).toContain("first two sentences");
+    expect(crisis?.body).not.toMatch(/\d{3}/);
+    // The guardrails carry both, the help lines right after the crisis section that points to them.
+    const g = registry.guardrails.body;
+    expect(g.indexOf("Put the help in your first two sentences")).toBeGreaterThan(-1);
+    expect(g.indexOf("Put the help in your first two sentences")).toBeLessThan(g.indexOf("- English:"));
+  });
+
   it("when the guardrails are read, then their tool list comes from the tools and the word limit from the request", () => {
     expect(registry.guardrails.body).toContain("{{tools}}");
     expect(registry.guardrails.body).toContain("word limit given at the end of these instructions");
