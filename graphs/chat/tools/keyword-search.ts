@@ -4,7 +4,8 @@ import { findBook } from "../../../src/scripture/books.js";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
-import type { SearchCanon } from "./search-scripture.js";
+import { plainLabel, ToolProblem, toolText, type ToolOutput } from "./output.js";
+import type { SearchCallOptions, SearchCanon } from "./search-scripture.js";
 
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const KEYWORD_SEARCH_TOOL = {
@@ -12,37 +13,44 @@ export const KEYWORD_SEARCH_TOOL = {
   purpose: "finds exact words or phrases (for \"where does the Bible say 'be still'?\")",
 } as const;
 
+export const KEYWORD_SEARCH_DESCRIPTION = "Find verses that contain exact words or a phrase. Returns matching verses with their references.";
+
+export const KEYWORD_SEARCH_SCHEMA = z.object({
+  query: z.string().min(1).describe("The exact word or phrase to find, e.g. \"be still\" or \"mustard seed\"."),
+  testament: z.enum(["OT", "NT"]).optional().describe("Limit to the Old (OT) or New (NT) Testament."),
+  book: z.string().optional().describe("Limit to one book, by name or id (e.g. \"Psalms\" or \"PSA\")."),
+  limit: z.number().int().min(1).max(25).optional().describe("How many verses to return, 1 to 25 (default 10)."),
+});
+
 /** Exact words and phrases across verses ("where does the Bible say 'be still'?"). */
+export async function keywordSearch(
+  deps: Pick<ChatDeps, "search" | "logger">,
+  { query, testament, book, limit }: z.infer<typeof KEYWORD_SEARCH_SCHEMA>,
+  { bibleId, deuterocanon, label = plainLabel }: SearchCallOptions,
+): Promise<ToolOutput> {
+  const bookId = book ? findBook(book)?.id : undefined;
+  if (book && !bookId) return new ToolProblem(`"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`);
+  try {
+    const { results } = await deps.search.keyword({
+      query,
+      bibleId,
+      limit: limit ?? 10,
+      ...(testament ? { testament } : {}),
+      ...(bookId ? { book: bookId } : {}),
+      ...(deuterocanon ? { deuterocanon: true } : {}),
+    });
+    if (results.length === 0) return `No verse in ${bibleId} contains "${query}".`;
+    return bounded(results.map((r) => `${label(r.reference, { url: r.url })}: ${clip(r.text, 400)}`));
+  } catch (err) {
+    deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "keyword_search" }, "keyword search failed");
+    return new ToolProblem("keyword_search is unavailable right now. Use lookup_passage for a known reference, or answer without quoting.");
+  }
+}
+
 export function createKeywordSearchTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
-  return tool(
-    async ({ query, testament, book, limit }) => {
-      const bookId = book ? findBook(book)?.id : undefined;
-      if (book && !bookId) return `"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`;
-      try {
-        const { results } = await deps.search.keyword({
-          query,
-          bibleId: ctx.bibleId,
-          limit: limit ?? 10,
-          ...(testament ? { testament } : {}),
-          ...(bookId ? { book: bookId } : {}),
-          ...(canon.deuterocanon ? { deuterocanon: true } : {}),
-        });
-        if (results.length === 0) return `No verse in ${ctx.bibleId} contains "${query}".`;
-        return bounded(results.map((r) => `${r.reference}: ${clip(r.text, 400)}`));
-      } catch (err) {
-        deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "keyword_search" }, "keyword search failed");
-        return "keyword_search is unavailable right now. Use lookup_passage for a known reference, or answer without quoting.";
-      }
-    },
-    {
-      name: KEYWORD_SEARCH_TOOL.name,
-      description: "Find verses that contain exact words or a phrase. Returns matching verses with their references.",
-      schema: z.object({
-        query: z.string().min(1).describe("The exact word or phrase to find, e.g. \"be still\" or \"mustard seed\"."),
-        testament: z.enum(["OT", "NT"]).optional().describe("Limit to the Old (OT) or New (NT) Testament."),
-        book: z.string().optional().describe("Limit to one book, by name or id (e.g. \"Psalms\" or \"PSA\")."),
-        limit: z.number().int().min(1).max(25).optional().describe("How many verses to return, 1 to 25 (default 10)."),
-      }),
-    },
-  );
+  return tool(async (input) => toolText(await keywordSearch(deps, input, { bibleId: ctx.bibleId, ...canon })), {
+    name: KEYWORD_SEARCH_TOOL.name,
+    description: KEYWORD_SEARCH_DESCRIPTION,
+    schema: KEYWORD_SEARCH_SCHEMA,
+  });
 }

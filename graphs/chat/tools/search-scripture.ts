@@ -4,6 +4,7 @@ import { booksInCanon, findBook, isCanon } from "../../../src/scripture/books.js
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
+import { plainLabel, ToolProblem, toolText, type RefLabel, type ToolOutput } from "./output.js";
 
 const PER_RESULT_CHARS = 900;
 
@@ -21,6 +22,12 @@ export function searchCanon(deps: Pick<ChatDeps, "prompts">, ctx: Pick<ChatConte
   return { deuterocanon: isCanon(canon) && booksInCanon(canon).some((b) => b.canon === "deuterocanon") };
 }
 
+/** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
+export const SEARCH_SCRIPTURE_TOOL = {
+  name: "search_scripture",
+  purpose: "finds passages by meaning (for \"what does the Bible say about forgiveness?\")",
+} as const;
+
 export const SEARCH_SCRIPTURE_DESCRIPTION =
   "Find Bible passages by meaning, for topical and life questions. Search with the words the Bible itself uses, " +
   "not modern ones: anger or wrath (not temper), foreigner or stranger (not immigrant), anxious and cares (not stress), " +
@@ -28,48 +35,53 @@ export const SEARCH_SCRIPTURE_DESCRIPTION =
   "(e.g. divorce and remarriage, or suffering and God's goodness), search more than once, one side per search, " +
   "then answer from what you found. Returns the best chapters with references, the verses that matched and the text.";
 
-/** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
-export const SEARCH_SCRIPTURE_TOOL = {
-  name: "search_scripture",
-  purpose: "finds passages by meaning (for \"what does the Bible say about forgiveness?\")",
-} as const;
+export const SEARCH_SCRIPTURE_SCHEMA = z.object({
+  query: z.string().min(1).describe("What to look for, in the Bible's own words where you know them: a topic, question or idea."),
+  testament: z.enum(["OT", "NT"]).optional().describe("Limit to the Old (OT) or New (NT) Testament."),
+  book: z.string().optional().describe("Limit to one book, by name or id (e.g. \"Romans\" or \"ROM\")."),
+  limit: z.number().int().min(1).max(8).optional().describe("How many passages to return, 1 to 8 (default 4)."),
+});
+
+/** Per call: the translation of the text, whether the deuterocanon is ranked, how references print. */
+export interface SearchCallOptions extends SearchCanon {
+  bibleId: string;
+  label?: RefLabel;
+}
 
 /** Search by meaning; each hit is a chapter, clipped, so the model reads the best part and can look up more. */
+export async function searchScripture(
+  deps: Pick<ChatDeps, "search" | "logger">,
+  { query, testament, book, limit }: z.infer<typeof SEARCH_SCRIPTURE_SCHEMA>,
+  { bibleId, deuterocanon, label = plainLabel }: SearchCallOptions,
+): Promise<ToolOutput> {
+  const bookId = book ? findBook(book)?.id : undefined;
+  if (book && !bookId) return new ToolProblem(`"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`);
+  try {
+    const { results, lowConfidence } = await deps.search.search({
+      query,
+      bibleId,
+      limit: limit ?? 4,
+      ...(testament ? { testament } : {}),
+      ...(bookId ? { book: bookId } : {}),
+      ...(deuterocanon ? { deuterocanon: true } : {}),
+    });
+    if (results.length === 0) return `No passages found for "${query}". Try other words, or keyword_search for an exact phrase.`;
+    const lines = results.map((r) => {
+      const best = r.highlights.length > 0 ? `Best verses: ${r.highlights.map((h) => `${h.verse} "${clip(h.text, 150)}"`).join("; ")}\n` : "";
+      return `## ${label(r.reference, { url: r.url })} (${bibleId}, relevance ${r.similarity.toFixed(2)})\n${best}${clip(r.text, PER_RESULT_CHARS)}`;
+    });
+    const weak = lowConfidence ? ["Weak matches only: no passage matched these words well (these share words that only begin like them). Say so rather than build on them."] : [];
+    return bounded([...weak, ...lines, "Use lookup_passage to read a passage in full before quoting beyond what is shown."]);
+  } catch (err) {
+    deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "search_scripture" }, "scripture search failed");
+    return new ToolProblem("search_scripture is unavailable right now (the search index did not answer). Use keyword_search or lookup_passage instead, or answer without quoting.");
+  }
+}
+
 export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
-  return tool(
-    async ({ query, testament, book, limit }) => {
-      const bookId = book ? findBook(book)?.id : undefined;
-      if (book && !bookId) return `"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`;
-      try {
-        const { results, lowConfidence } = await deps.search.search({
-          query,
-          bibleId: ctx.bibleId,
-          limit: limit ?? 4,
-          ...(testament ? { testament } : {}),
-          ...(bookId ? { book: bookId } : {}),
-          ...(canon.deuterocanon ? { deuterocanon: true } : {}),
-        });
-        if (results.length === 0) return `No passages found for "${query}". Try other words, or keyword_search for an exact phrase.`;
-        const lines = results.map((r) => {
-          const best = r.highlights.length > 0 ? `Best verses: ${r.highlights.map((h) => `${h.verse} "${clip(h.text, 150)}"`).join("; ")}\n` : "";
-          return `## ${r.reference} (${ctx.bibleId}, relevance ${r.similarity.toFixed(2)})\n${best}${clip(r.text, PER_RESULT_CHARS)}`;
-        });
-        const weak = lowConfidence ? ["Weak matches only: no passage matched these words well (these share words that only begin like them). Say so rather than build on them."] : [];
-        return bounded([...weak, ...lines, "Use lookup_passage to read a passage in full before quoting beyond what is shown."]);
-      } catch (err) {
-        deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "search_scripture" }, "scripture search failed");
-        return "search_scripture is unavailable right now (the search index did not answer). Use keyword_search or lookup_passage instead, or answer without quoting.";
-      }
-    },
-    {
-      name: SEARCH_SCRIPTURE_TOOL.name,
-      description: SEARCH_SCRIPTURE_DESCRIPTION,
-      schema: z.object({
-        query: z.string().min(1).describe("What to look for, in the Bible's own words where you know them: a topic, question or idea."),
-        testament: z.enum(["OT", "NT"]).optional().describe("Limit to the Old (OT) or New (NT) Testament."),
-        book: z.string().optional().describe("Limit to one book, by name or id (e.g. \"Romans\" or \"ROM\")."),
-        limit: z.number().int().min(1).max(8).optional().describe("How many passages to return, 1 to 8 (default 4)."),
-      }),
-    },
-  );
+  return tool(async (input) => toolText(await searchScripture(deps, input, { bibleId: ctx.bibleId, ...canon })), {
+    name: SEARCH_SCRIPTURE_TOOL.name,
+    description: SEARCH_SCRIPTURE_DESCRIPTION,
+    schema: SEARCH_SCRIPTURE_SCHEMA,
+  });
 }

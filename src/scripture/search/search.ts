@@ -38,6 +38,8 @@ export interface SearchResult {
 export interface KeywordResult {
   reference: string;
   text: string;
+  /** The reader's address of these verses, as a semantic result's url. */
+  url: string;
 }
 
 export type SearchType = "semantic_hybrid" | "direct_passage";
@@ -176,9 +178,11 @@ export class ScriptureSearch {
       const p = index.passages[i]!;
       const bible = this.textBible(req.bibleId, p.book);
       const verses = bible?.verses(p.book, p.chapter, p.verseStart, p.verseEnd) ?? [];
+      const ref = { book: p.book, chapter: p.chapter, verseStart: p.verseStart, verseEnd: p.verseEnd };
       return {
-        reference: formatReference({ book: p.book, chapter: p.chapter, verseStart: p.verseStart, verseEnd: p.verseEnd }, lang),
+        reference: formatReference(ref, lang),
         text: verses.map((v) => v.text).join(" "),
+        url: readerUrl(ref, { bibleId: bible === requested ? req.bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl }),
       };
     });
     this.metrics?.search("keyword", (performance.now() - started) / 1000);
