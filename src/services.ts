@@ -4,11 +4,13 @@ import type { AppDeps } from "./app.js";
 import type { EmbeddedChroma } from "./chroma/embedded.js";
 import type { Config } from "./config.js";
 import { chatRouter } from "./http/chat/route.js";
+import { mcpRouter } from "./http/mcp/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
 import { pagesRouter } from "./http/pages/route.js";
 import { searchRouter } from "./http/search/route.js";
 import { studyRouter } from "./http/study/route.js";
 import type { Logger } from "./logger.js";
+import type { McpDeps } from "./mcp/server.js";
 import { createMetrics, type Metrics } from "./metrics.js";
 import { listProfiles, listTheologies, loadPrompts } from "./prompts/loader.js";
 import { loadBibleLibrary } from "./scripture/corpus.js";
@@ -21,6 +23,8 @@ export interface Services {
   app: AppDeps;
   search: SearchService;
   metrics: Metrics;
+  /** What the MCP server reads (the chat runtime's search, corpus and study data): /mcp and the stdio entry. */
+  mcp: McpDeps;
   /** Stops what the services started (the embedded Chroma). */
   stop(): Promise<void>;
 }
@@ -56,11 +60,21 @@ export function buildServices(
 
   const chat = buildChatRuntime(config, { prompts, bibles, search: search.search, logger: logger.child({ component: "chat" }), metrics });
 
+  const mcp: McpDeps = {
+    search: search.search,
+    bibles,
+    study,
+    references: chat.deps.references,
+    logger: logger.child({ component: "mcp" }),
+    publicBaseUrl: config.publicBaseUrl,
+    indexed: search.indexed,
+  };
   const routers: Router[] = [
     searchRouter(search.search, translationIds),
     chatRouter({ run: chat.run, catalog: chat.catalog, config }),
     pagesRouter({ bibles, providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }),
     studyRouter({ study, bibles, baseUrl: config.publicBaseUrl }),
+    mcpRouter(mcp),
     openapiRouter(),
   ];
 
@@ -80,5 +94,5 @@ export function buildServices(
     metrics,
     ...(opts.isDraining ? { isDraining: opts.isDraining } : {}),
   };
-  return { app, search, metrics, stop: () => search.stop() };
+  return { app, search, metrics, mcp, stop: () => search.stop() };
 }

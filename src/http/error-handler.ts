@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { AppError, errorBody, invalidRequest, notFound, toAppError } from "../errors.js";
+import { MCP_PATH, mcpErrorBody } from "./mcp/route.js";
 
 /** Body-parser failures carry a `type`; map them to the contract's codes instead of a 500. */
 function fromBodyParser(err: unknown): AppError | undefined {
@@ -29,7 +30,7 @@ export function notFoundHandler(req: Request, _res: Response, next: NextFunction
   next(notFound(`No route for ${req.method} ${req.path}.`));
 }
 
-/** The one error middleware: every error leaves in OpenAI's envelope; 5xx details stay in the log. */
+/** The one error middleware: every error leaves in OpenAI's envelope (JSON-RPC's on /mcp); 5xx details stay in the log. */
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
   const appErr = fromBodyParser(err) ?? toAppError(err);
   const log = req.log;
@@ -41,5 +42,6 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     return;
   }
   for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
-  res.status(appErr.status).json(errorBody(appErr));
+  // MCP clients read JSON-RPC: the same status and message in its shape.
+  res.status(appErr.status).json(req.path === MCP_PATH ? mcpErrorBody(appErr) : errorBody(appErr));
 }

@@ -163,6 +163,30 @@ const page = (operationId: string, summary: string, responses: Json, parameters:
   get: { operationId, summary, tags: ["pages"], parameters, responses },
 });
 
+const jsonRpc = (description: string) => ({ description, content: json({ type: "object", required: ["jsonrpc"], properties: { jsonrpc: { const: "2.0" } } }) });
+
+/** The MCP endpoint speaks JSON-RPC (docs/mcp.md); its errors keep their HTTP status in JSON-RPC's shape. */
+const mcpPath = () => ({
+  post: {
+    operationId: "mcp",
+    summary: "Model Context Protocol (Streamable HTTP, stateless, no key): the scripture tools for AI assistants.",
+    description:
+      "A JSON-RPC 2.0 request or notification (initialize, tools/list, tools/call, prompts/list, prompts/get). Send `Accept: application/json, text/event-stream`; every answer is one JSON response. Rate limited per IP like the other key-less endpoints. See docs/mcp.md.",
+    tags: ["mcp"],
+    requestBody: { required: true, content: json({ type: "object", required: ["jsonrpc", "method"], properties: { jsonrpc: { const: "2.0" }, method: { type: "string" } } }) },
+    responses: {
+      200: jsonRpc("The JSON-RPC response (a tool's bad arguments are a result with isError: true)."),
+      202: { description: "A notification, accepted." },
+      400: jsonRpc("Not valid JSON (-32700) or not a JSON-RPC message."),
+      405: jsonRpc("GET and DELETE: no streams or sessions on a stateless server."),
+      406: jsonRpc("The Accept header lacks application/json or text/event-stream."),
+      413: jsonRpc("Body over 1 MB."),
+      415: jsonRpc("Content-Type is not application/json."),
+      429: jsonRpc("Over the per-IP rate limit (Retry-After)."),
+    },
+  },
+});
+
 const pathParam = (name: string, description: string, type = "string") => ({ name, in: "path", required: true, description, schema: { type } });
 
 /** The whole OpenAPI 3.1 document. Built once per router: it depends on code only, not on config. */
@@ -175,11 +199,12 @@ export function buildOpenApiDocument(version = "0.1.0"): Json {
       description: "OpenAI-compatible chat completions that answer Bible questions with scripture-linked answers; bring your own provider key.",
     },
     servers: [{ url: "/" }],
-    tags: [{ name: "chat" }, { name: "scripture" }, { name: "study" }, { name: "listings" }, { name: "operations" }, { name: "pages" }],
+    tags: [{ name: "chat" }, { name: "scripture" }, { name: "study" }, { name: "listings" }, { name: "mcp" }, { name: "operations" }, { name: "pages" }],
     paths: {
       "/v1/chat/completions": chatPath(),
       "/v1/scripture/search": searchPath(),
       ...studyPaths(errorResponses, KEYLESS_ERRORS),
+      "/mcp": mcpPath(),
       "/v1/models": listing("listModels", "Models that can be named in `model`.", "ModelList"),
       "/v1/models/{model}": {
         get: {

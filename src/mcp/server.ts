@@ -1,0 +1,185 @@
+import { createRequire } from "node:module";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { ChatDeps } from "../../graphs/chat/deps.js";
+import { COMMENTARY_DESCRIPTION, COMMENTARY_SCHEMA, commentaryOn } from "../../graphs/chat/tools/commentary.js";
+import { KEYWORD_SEARCH_DESCRIPTION, KEYWORD_SEARCH_SCHEMA, keywordSearch } from "../../graphs/chat/tools/keyword-search.js";
+import { LOOKUP_PASSAGE_DESCRIPTION, lookupPassage, lookupPassageSchema } from "../../graphs/chat/tools/lookup-passage.js";
+import { readerLinkLabel, ToolProblem, type RefLabel, type ToolOutput } from "../../graphs/chat/tools/output.js";
+import { SEARCH_SCRIPTURE_DESCRIPTION, SEARCH_SCRIPTURE_SCHEMA, searchScripture } from "../../graphs/chat/tools/search-scripture.js";
+import { TOPICS_DESCRIPTION, TOPICS_SCHEMA, topicsFor } from "../../graphs/chat/tools/topics.js";
+import { WORD_STUDY_DESCRIPTION, WORD_STUDY_SCHEMA, wordStudy } from "../../graphs/chat/tools/word-study.js";
+import { SearchBodySchema } from "../http/search/schema.js";
+import { DEFAULT_TRANSLATION_ID } from "../scripture/translations.js";
+import { registerStudyPrompt } from "./prompts.js";
+
+/** What the MCP tools read: the chat runtime's deps (the same search, corpus, references and study data the agent uses). */
+export type McpDeps = Pick<ChatDeps, "search" | "bibles" | "references" | "study" | "logger" | "publicBaseUrl"> & {
+  /** Settles when the search index is loaded (first run: built); search tools wait for it, bounded. */
+  indexed?: Promise<unknown>;
+};
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+/** The longest a search call waits for an index still loading or being built before saying it is unavailable. */
+const INDEX_WAIT_MS = 30_000;
+
+const LINKS_NOTE = "References in the result are markdown links to the passage in the online reader; keep them when you cite.";
+
+const INSTRUCTIONS =
+  "Bible study tools over the public-domain World English Bible (eng-web, with the deuterocanon), King James Version (eng-kjv) " +
+  "and Reina-Valera 1909 (spa-rv1909): search by meaning (search_scripture) or exact words (keyword_search), read passages " +
+  "(lookup_passage), original-language words (word_study), classic commentaries (commentary) and Nave's topics (topics). " +
+  "Quote scripture only from what lookup_passage or the search tools return, and cite with the links they give.";
+
+/** Everything a tool handler needs, built once per deps: the schemas convert zod once, not per request. */
+interface Catalog {
+  deps: McpDeps;
+  label: RefLabel;
+  ids: readonly string[];
+  translation: z.ZodOptional<z.ZodEnum<Record<string, string>>>;
+  waitForIndex(): Promise<void>;
+}
+
+const catalogs = new WeakMap<McpDeps, Catalog>();
+
+function catalogOf(deps: McpDeps): Catalog {
+  let catalog = catalogs.get(deps);
+  if (catalog) return catalog;
+  const ids = deps.bibles.ids();
+  let ready = deps.indexed === undefined;
+  deps.indexed?.then(
+    () => (ready = true),
+    () => (ready = true),
+  );
+  catalog = {
+    deps,
+    ids,
+    label: readerLinkLabel(deps.publicBaseUrl),
+    translation: z
+      .enum(ids as [string, ...string[]])
+      .optional()
+      .describe(`Translation of the text: ${ids.join(", ")} (default ${DEFAULT_TRANSLATION_ID}).`),
+    async waitForIndex() {
+      if (ready) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([deps.indexed!.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, INDEX_WAIT_MS)))]);
+      clearTimeout(timer);
+    },
+  };
+  catalogs.set(deps, catalog);
+  return catalog;
+}
+
+/** A tool's output as MCP content; a ToolProblem (a wrong call, search down) is a tool error the assistant can read. */
+function toResult(out: ToolOutput): CallToolResult {
+  return out instanceof ToolProblem ? { content: [{ type: "text", text: out.text }], isError: true } : { content: [{ type: "text", text: out }] };
+}
+
+/** Never a crash, never an internal message: an unexpected failure is logged and told as a plain tool error. */
+function guarded<A>(deps: McpDeps, name: string, run: (args: A) => Promise<ToolOutput>) {
+  return async (args: A): Promise<CallToolResult> => {
+    try {
+      return toResult(await run(args));
+    } catch (err) {
+      deps.logger?.error({ err: { name: (err as Error)?.name, message: (err as Error)?.message }, tool: name }, "MCP tool failed");
+      return toResult(new ToolProblem(`${name} failed on our side; try again, or another tool.`));
+    }
+  };
+}
+
+function registerTools(server: McpServer, c: Catalog) {
+  const { deps, label } = c;
+  const deuterocanon = z.boolean().optional().describe(SearchBodySchema.shape.deuterocanon.description!);
+  const searchInput = SEARCH_SCRIPTURE_SCHEMA.extend({ translation: c.translation, deuterocanon });
+  const keywordInput = KEYWORD_SEARCH_SCHEMA.extend({ translation: c.translation, deuterocanon });
+  const canonOf = (args: { translation?: string | undefined; deuterocanon?: boolean | undefined }) => ({
+    bibleId: args.translation ?? DEFAULT_TRANSLATION_ID,
+    deuterocanon: args.deuterocanon ?? false,
+    label,
+  });
+
+  server.registerTool(
+    "search_scripture",
+    {
+      title: "Search the Bible by meaning",
+      description: `${SEARCH_SCRIPTURE_DESCRIPTION} Use it first for any question about what the Bible says on a subject. ${LINKS_NOTE}`,
+      inputSchema: searchInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(deps, "search_scripture", async (args: z.infer<typeof searchInput>) => {
+      await c.waitForIndex();
+      return searchScripture(deps, args, canonOf(args));
+    }),
+  );
+  server.registerTool(
+    "keyword_search",
+    {
+      title: "Find exact words in the Bible",
+      description: `${KEYWORD_SEARCH_DESCRIPTION} Use it when the user remembers a phrase ("be still", "mustard seed") or asks where a word occurs. ${LINKS_NOTE}`,
+      inputSchema: keywordInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(deps, "keyword_search", async (args: z.infer<typeof keywordInput>) => {
+      await c.waitForIndex();
+      return keywordSearch(deps, args, canonOf(args));
+    }),
+  );
+  const passageInput = lookupPassageSchema(c.ids).extend({ translation: c.translation });
+  server.registerTool(
+    "lookup_passage",
+    {
+      title: "Read a Bible passage",
+      description: `${LOOKUP_PASSAGE_DESCRIPTION} Use it to read or quote a passage whose reference you know; verse ranges and whole chapters work. ${LINKS_NOTE}`,
+      inputSchema: passageInput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(deps, "lookup_passage", (args: z.infer<typeof passageInput>) => lookupPassage(deps, args, { bibleId: DEFAULT_TRANSLATION_ID, label })),
+  );
+  server.registerTool(
+    "word_study",
+    {
+      title: "Greek and Hebrew word study (Strong's)",
+      description: `${WORD_STUDY_DESCRIPTION} With a reference and no word it lists the passage's tagged words. ${LINKS_NOTE}`,
+      inputSchema: WORD_STUDY_SCHEMA,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(deps, "word_study", (args: z.infer<typeof WORD_STUDY_SCHEMA>) => wordStudy(deps, args, { bibleId: DEFAULT_TRANSLATION_ID, label })),
+  );
+  server.registerTool(
+    "commentary",
+    {
+      title: "Classic commentary on a passage",
+      description: `${COMMENTARY_DESCRIPTION} Use it when the user asks what a passage means or how it has been read. ${LINKS_NOTE}`,
+      inputSchema: COMMENTARY_SCHEMA,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    // No theology here to prefer one commentary: the Psalms go to Spurgeon, the rest to Matthew Henry.
+    guarded(deps, "commentary", (args: z.infer<typeof COMMENTARY_SCHEMA>) => commentaryOn(deps, args, { preference: { prefer: [], avoid: [] }, label })),
+  );
+  server.registerTool(
+    "topics",
+    {
+      title: "Nave's Topical Bible",
+      description: `${TOPICS_DESCRIPTION} Use it to gather the passages on a subject the way a topical Bible does, or to see what a verse is about. ${LINKS_NOTE}`,
+      inputSchema: TOPICS_SCHEMA,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(deps, "topics", (args: z.infer<typeof TOPICS_SCHEMA>) => topicsFor(deps, args, { label })),
+  );
+}
+
+/**
+ * The MCP server: the agent's scripture tools (the same functions, schemas and bounds) with reader links,
+ * and a "study a passage" prompt. Cheap to build, so the HTTP transport builds one per request (stateless).
+ */
+export function createMcpServer(deps: McpDeps): McpServer {
+  const catalog = catalogOf(deps);
+  const server = new McpServer({ name: "biblical-chat", title: "Biblical Chat: Bible study tools", version }, { instructions: INSTRUCTIONS });
+  registerTools(server, catalog);
+  registerStudyPrompt(server, catalog);
+  return server;
+}
+
+export type { Catalog as McpCatalog };
