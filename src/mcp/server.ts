@@ -3,13 +3,13 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ChatDeps } from "../../graphs/chat/deps.js";
-import { COMMENTARY_DESCRIPTION, COMMENTARY_SCHEMA, commentaryOn } from "../../graphs/chat/tools/commentary.js";
-import { KEYWORD_SEARCH_DESCRIPTION, KEYWORD_SEARCH_SCHEMA, keywordSearch } from "../../graphs/chat/tools/keyword-search.js";
-import { LOOKUP_PASSAGE_DESCRIPTION, lookupPassage, lookupPassageSchema } from "../../graphs/chat/tools/lookup-passage.js";
+import { COMMENTARY_DESCRIPTION, COMMENTARY_SCHEMA, COMMENTARY_TOOL, commentaryOn } from "../../graphs/chat/tools/commentary.js";
+import { KEYWORD_SEARCH_DESCRIPTION, KEYWORD_SEARCH_SCHEMA, KEYWORD_SEARCH_TOOL, keywordSearch } from "../../graphs/chat/tools/keyword-search.js";
+import { LOOKUP_PASSAGE_DESCRIPTION, LOOKUP_PASSAGE_TOOL, lookupPassage, lookupPassageSchema } from "../../graphs/chat/tools/lookup-passage.js";
 import { readerLinkLabel, ToolProblem, type RefLabel, type ToolOutput } from "../../graphs/chat/tools/output.js";
-import { SEARCH_SCRIPTURE_DESCRIPTION, SEARCH_SCRIPTURE_SCHEMA, searchScripture } from "../../graphs/chat/tools/search-scripture.js";
-import { TOPICS_DESCRIPTION, TOPICS_SCHEMA, topicsFor } from "../../graphs/chat/tools/topics.js";
-import { WORD_STUDY_DESCRIPTION, WORD_STUDY_SCHEMA, wordStudy } from "../../graphs/chat/tools/word-study.js";
+import { SEARCH_SCRIPTURE_DESCRIPTION, SEARCH_SCRIPTURE_SCHEMA, SEARCH_SCRIPTURE_TOOL, searchScripture } from "../../graphs/chat/tools/search-scripture.js";
+import { TOPICS_DESCRIPTION, TOPICS_SCHEMA, TOPICS_TOOL, topicsFor } from "../../graphs/chat/tools/topics.js";
+import { WORD_STUDY_DESCRIPTION, WORD_STUDY_SCHEMA, WORD_STUDY_TOOL, wordStudy } from "../../graphs/chat/tools/word-study.js";
 import { SearchBodySchema } from "../http/search/schema.js";
 import { DEFAULT_TRANSLATION_ID } from "../scripture/translations.js";
 import { registerStudyPrompt } from "./prompts.js";
@@ -101,54 +101,54 @@ function registerTools(server: McpServer, c: Catalog) {
   });
 
   server.registerTool(
-    "search_scripture",
+    SEARCH_SCRIPTURE_TOOL.name,
     {
       title: "Search the Bible by meaning",
       description: `${SEARCH_SCRIPTURE_DESCRIPTION} Use it first for any question about what the Bible says on a subject. ${LINKS_NOTE}`,
       inputSchema: searchInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, "search_scripture", async (args: z.infer<typeof searchInput>) => {
+    guarded(deps, SEARCH_SCRIPTURE_TOOL.name, async (args: z.infer<typeof searchInput>) => {
       await c.waitForIndex();
       return searchScripture(deps, args, canonOf(args));
     }),
   );
   server.registerTool(
-    "keyword_search",
+    KEYWORD_SEARCH_TOOL.name,
     {
       title: "Find exact words in the Bible",
       description: `${KEYWORD_SEARCH_DESCRIPTION} Use it when the user remembers a phrase ("be still", "mustard seed") or asks where a word occurs. ${LINKS_NOTE}`,
       inputSchema: keywordInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, "keyword_search", async (args: z.infer<typeof keywordInput>) => {
+    guarded(deps, KEYWORD_SEARCH_TOOL.name, async (args: z.infer<typeof keywordInput>) => {
       await c.waitForIndex();
       return keywordSearch(deps, args, canonOf(args));
     }),
   );
   const passageInput = lookupPassageSchema(c.ids).extend({ translation: c.translation });
   server.registerTool(
-    "lookup_passage",
+    LOOKUP_PASSAGE_TOOL.name,
     {
       title: "Read a Bible passage",
       description: `${LOOKUP_PASSAGE_DESCRIPTION} Use it to read or quote a passage whose reference you know; verse ranges and whole chapters work. ${LINKS_NOTE}`,
       inputSchema: passageInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, "lookup_passage", (args: z.infer<typeof passageInput>) => lookupPassage(deps, args, { bibleId: DEFAULT_TRANSLATION_ID, label })),
+    guarded(deps, LOOKUP_PASSAGE_TOOL.name, (args: z.infer<typeof passageInput>) => lookupPassage(deps, args, { bibleId: DEFAULT_TRANSLATION_ID, label })),
   );
   server.registerTool(
-    "word_study",
+    WORD_STUDY_TOOL.name,
     {
       title: "Greek and Hebrew word study (Strong's)",
       description: `${WORD_STUDY_DESCRIPTION} With a reference and no word it lists the passage's tagged words. ${LINKS_NOTE}`,
       inputSchema: WORD_STUDY_SCHEMA,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, "word_study", (args: z.infer<typeof WORD_STUDY_SCHEMA>) => wordStudy(deps, args, { bibleId: DEFAULT_TRANSLATION_ID, label })),
+    guarded(deps, WORD_STUDY_TOOL.name, (args: z.infer<typeof WORD_STUDY_SCHEMA>) => wordStudy(deps, args, { bibleId: DEFAULT_TRANSLATION_ID, label })),
   );
   server.registerTool(
-    "commentary",
+    COMMENTARY_TOOL.name,
     {
       title: "Classic commentary on a passage",
       description: `${COMMENTARY_DESCRIPTION} Use it when the user asks what a passage means or how it has been read. ${LINKS_NOTE}`,
@@ -156,17 +156,17 @@ function registerTools(server: McpServer, c: Catalog) {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     // No theology here to prefer one commentary: the Psalms go to Spurgeon, the rest to Matthew Henry.
-    guarded(deps, "commentary", (args: z.infer<typeof COMMENTARY_SCHEMA>) => commentaryOn(deps, args, { preference: { prefer: [], avoid: [] }, label })),
+    guarded(deps, COMMENTARY_TOOL.name, (args: z.infer<typeof COMMENTARY_SCHEMA>) => commentaryOn(deps, args, { preference: { prefer: [], avoid: [] }, label })),
   );
   server.registerTool(
-    "topics",
+    TOPICS_TOOL.name,
     {
       title: "Nave's Topical Bible",
       description: `${TOPICS_DESCRIPTION} Use it to gather the passages on a subject the way a topical Bible does, or to see what a verse is about. ${LINKS_NOTE}`,
       inputSchema: TOPICS_SCHEMA,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded(deps, "topics", (args: z.infer<typeof TOPICS_SCHEMA>) => topicsFor(deps, args, { label })),
+    guarded(deps, TOPICS_TOOL.name, (args: z.infer<typeof TOPICS_SCHEMA>) => topicsFor(deps, args, { label })),
   );
 }
 
