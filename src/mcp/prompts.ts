@@ -6,7 +6,7 @@ import { lookupPassage } from "../../graphs/chat/tools/lookup-passage.js";
 import { ToolProblem } from "../../graphs/chat/tools/output.js";
 import { wordStudy } from "../../graphs/chat/tools/word-study.js";
 import { DEFAULT_TRANSLATION_ID } from "../scripture/translations.js";
-import type { McpCatalog } from "./server.js";
+import type { McpCatalog } from "./catalog.js";
 
 /**
  * "Study a passage": the passage, a classic commentary on it and its original-language words, pulled by

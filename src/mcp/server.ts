@@ -2,28 +2,19 @@ import { createRequire } from "node:module";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { ChatDeps } from "../../graphs/chat/deps.js";
 import { COMMENTARY_DESCRIPTION, COMMENTARY_SCHEMA, COMMENTARY_TOOL, commentaryOn } from "../../graphs/chat/tools/commentary.js";
 import { KEYWORD_SEARCH_DESCRIPTION, KEYWORD_SEARCH_SCHEMA, KEYWORD_SEARCH_TOOL, keywordSearch } from "../../graphs/chat/tools/keyword-search.js";
 import { LOOKUP_PASSAGE_DESCRIPTION, LOOKUP_PASSAGE_TOOL, lookupPassage, lookupPassageSchema } from "../../graphs/chat/tools/lookup-passage.js";
-import { readerLinkLabel, ToolProblem, type RefLabel, type ToolOutput } from "../../graphs/chat/tools/output.js";
+import { ToolProblem, type ToolOutput } from "../../graphs/chat/tools/output.js";
 import { SEARCH_SCRIPTURE_DESCRIPTION, SEARCH_SCRIPTURE_SCHEMA, SEARCH_SCRIPTURE_TOOL, searchScripture } from "../../graphs/chat/tools/search-scripture.js";
 import { TOPICS_DESCRIPTION, TOPICS_SCHEMA, TOPICS_TOOL, topicsFor } from "../../graphs/chat/tools/topics.js";
 import { WORD_STUDY_DESCRIPTION, WORD_STUDY_SCHEMA, WORD_STUDY_TOOL, wordStudy } from "../../graphs/chat/tools/word-study.js";
 import { SearchBodySchema } from "../http/search/schema.js";
 import { DEFAULT_TRANSLATION_ID } from "../scripture/translations.js";
+import { catalogOf, type McpCatalog, type McpDeps } from "./catalog.js";
 import { registerStudyPrompt } from "./prompts.js";
 
-/** What the MCP tools read: the chat runtime's deps (the same search, corpus, references and study data the agent uses). */
-export type McpDeps = Pick<ChatDeps, "search" | "bibles" | "references" | "study" | "logger" | "publicBaseUrl"> & {
-  /** Settles when the search index is loaded (first run: built); search tools wait for it, bounded. */
-  indexed?: Promise<unknown>;
-};
-
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
-
-/** The longest a search call waits for an index still loading or being built before saying it is unavailable. */
-const INDEX_WAIT_MS = 30_000;
 
 const LINKS_NOTE = "References in the result are markdown links to the passage in the online reader; keep them when you cite.";
 
@@ -32,45 +23,6 @@ const INSTRUCTIONS =
   "and Reina-Valera 1909 (spa-rv1909): search by meaning (search_scripture) or exact words (keyword_search), read passages " +
   "(lookup_passage), original-language words (word_study), classic commentaries (commentary) and Nave's topics (topics). " +
   "Quote scripture only from what lookup_passage or the search tools return, and cite with the links they give.";
-
-/** Everything a tool handler needs, built once per deps: the schemas convert zod once, not per request. */
-interface Catalog {
-  deps: McpDeps;
-  label: RefLabel;
-  ids: readonly string[];
-  translation: z.ZodOptional<z.ZodEnum<Record<string, string>>>;
-  waitForIndex(): Promise<void>;
-}
-
-const catalogs = new WeakMap<McpDeps, Catalog>();
-
-function catalogOf(deps: McpDeps): Catalog {
-  let catalog = catalogs.get(deps);
-  if (catalog) return catalog;
-  const ids = deps.bibles.ids();
-  let ready = deps.indexed === undefined;
-  deps.indexed?.then(
-    () => (ready = true),
-    () => (ready = true),
-  );
-  catalog = {
-    deps,
-    ids,
-    label: readerLinkLabel(deps.publicBaseUrl),
-    translation: z
-      .enum(ids as [string, ...string[]])
-      .optional()
-      .describe(`Translation of the text: ${ids.join(", ")} (default ${DEFAULT_TRANSLATION_ID}).`),
-    async waitForIndex() {
-      if (ready) return;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([deps.indexed!.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, INDEX_WAIT_MS)))]);
-      clearTimeout(timer);
-    },
-  };
-  catalogs.set(deps, catalog);
-  return catalog;
-}
 
 /** A tool's output as MCP content; a ToolProblem (a wrong call, search down) is a tool error the assistant can read. */
 function toResult(out: ToolOutput): CallToolResult {
@@ -89,7 +41,7 @@ function guarded<A>(deps: McpDeps, name: string, run: (args: A) => Promise<ToolO
   };
 }
 
-function registerTools(server: McpServer, c: Catalog) {
+function registerTools(server: McpServer, c: McpCatalog) {
   const { deps, label } = c;
   const deuterocanon = z.boolean().optional().describe(SearchBodySchema.shape.deuterocanon.description!);
   const searchInput = SEARCH_SCRIPTURE_SCHEMA.extend({ translation: c.translation, deuterocanon });
@@ -182,4 +134,4 @@ export function createMcpServer(deps: McpDeps): McpServer {
   return server;
 }
 
-export type { Catalog as McpCatalog };
+export type { McpDeps };
