@@ -39,6 +39,18 @@ describe("preflight settled by rules", () => {
     expect(out.kind === "canned" && out.content).toBe(h.deps.prompts.canned(kind, lang).body);
   });
 
+  it.each([false, true])("when a distress answer meets max_words 40 (stream=%s), then the help line in its first two sentences survives the cut", async (stream) => {
+    const help =
+      "I'm so sorry you are carrying this, and I'm glad you told me; you matter, and you do not have to face this night alone. " +
+      "If you might act on these thoughts, please call or text 988 (the Suicide & Crisis Lifeline) now, or 911 if you are in danger. " +
+      "Psalm 34:18 says the Lord is close to the broken-hearted. Would you tell me a little more about what happened today?";
+    h.provider.on(match.agent(), reply.text(help));
+    const out = await h.run("i want to die", { maxWords: 40 }, { stream });
+    expect(out).toMatchObject({ kind: "answer", finishReason: "length" });
+    expect(out.kind === "answer" && out.content).toContain("call or text 988");
+    expect(out.kind === "answer" && out.content).not.toContain("Psalm 34:18");
+  });
+
   it("when a goodbye closes a conversation that had distress in it, then the agent answers it with the care-first note", async () => {
     h.provider.on(match.agent(), reply.text("I'm glad you wrote. Before you go: you can call or text 988 any time."));
     const out = await h.run([

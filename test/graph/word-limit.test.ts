@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HOLD_CHARS, TurnGate } from "../../graphs/chat/answer/turn-gate.js";
-import { limitWords, SENTENCE_WINDOW, WordLimiter } from "../../graphs/chat/answer/word-limit.js";
+import { CARE_EXTRA_WORDS, limitWords, SENTENCE_WINDOW, WordLimiter } from "../../graphs/chat/answer/word-limit.js";
 
 const wordArb = fc.constantFrom("grace", "God", "love.", "John", "3:16", "faith!", "hope?", "(see", "it).", "“Amen.”", "peace,", "a", "Dios.", "¿qué?");
 const spaceArb = fc.constantFrom(" ", "  ", "\n", "\n\n", " \t");
@@ -23,8 +23,8 @@ function chunked(text: string, cuts: number[]): string[] {
   return out;
 }
 
-function streamed(chunks: string[], maxWords: number) {
-  const limiter = new WordLimiter(maxWords);
+function streamed(chunks: string[], maxWords: number, care = false) {
+  const limiter = new WordLimiter(maxWords, { care });
   let out = "";
   let cut = false;
   for (const chunk of chunks) {
@@ -84,6 +84,53 @@ describe("max_words limit", () => {
     const r = limiter.push(" four");
     expect(r.cut).toBe(true);
     expect(limiter.text).toBe("One two three");
+  });
+});
+
+describe("max_words on an answer that needs care: the help line in the first two sentences is never cut", () => {
+  const HELP =
+    "I'm so sorry you are carrying this, and I'm glad you told me; you matter, and you do not have to face this night alone. " +
+    "If you might act on these thoughts, please call or text 988 (the Suicide & Crisis Lifeline) now, or 911 if you are in danger. " +
+    "Psalm 34:18 says the Lord is close to the broken-hearted. Would you tell me a little more about what happened today?";
+
+  it("when max_words is 40 and the help line is in the second sentence, then both sentences survive and the rest is cut", () => {
+    expect(words(HELP.split(". ")[0]!)).toBeLessThan(40);
+    const plain = limitWords(HELP, 40);
+    expect(plain.text).not.toContain("988");
+    const care = limitWords(HELP, 40, { care: true });
+    expect(care.cut).toBe(true);
+    expect(care.text).toContain("call or text 988");
+    expect(care.text.endsWith("if you are in danger.")).toBe(true);
+    expect(care.text).not.toContain("Psalm 34:18");
+  });
+
+  it("when the first two sentences fit in max_words, then the care answer is cut exactly as any other", () => {
+    expect(limitWords(HELP, 60, { care: true })).toEqual(limitWords(HELP, 60));
+  });
+
+  it("when a care answer has no sentence end, then it is bounded at max_words plus the care allowance", () => {
+    const long = Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ");
+    const r = limitWords(long, 40, { care: true });
+    expect(words(r.text)).toBe(40 + CARE_EXTRA_WORDS);
+  });
+
+  it("when a care answer is streamed in any chunking, then the output equals the whole-text cut", () => {
+    fc.assert(
+      fc.property(textArb, fc.integer({ min: 1, max: 90 }), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 30 }), (text, max, cuts) => {
+        const expected = limitWords(text, max, { care: true });
+        const got = streamed(chunked(text, cuts), max, true);
+        expect(got.out).toBe(expected.text);
+        expect(got.cut).toBe(expected.cut);
+        expect(got.limiter.text).toBe(expected.text);
+        expect(words(got.out)).toBeLessThanOrEqual(max + CARE_EXTRA_WORDS);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("when the help line streams in pieces with max_words 40, then it goes out whole", () => {
+    const pieces = HELP.match(/.{1,7}/gs)!;
+    expect(streamed(pieces, 40, true).out).toBe(limitWords(HELP, 40, { care: true }).text);
   });
 });
 

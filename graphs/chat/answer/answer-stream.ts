@@ -1,5 +1,5 @@
 import { type Grounded, GroundedText, type GroundingOptions } from "./grounding.js";
-import { WordLimiter } from "./word-limit.js";
+import { type LimitOptions, WordLimiter } from "./word-limit.js";
 
 /** What the agent node writes to LangGraph's "custom" stream: answer text in its final form. */
 export interface AnswerEvent {
@@ -31,8 +31,9 @@ export class AnswerStream {
     maxWords: number,
     grounding: GroundingOptions,
     private readonly emit: (text: string) => void,
+    limits: LimitOptions = {},
   ) {
-    this.limiter = new WordLimiter(maxWords);
+    this.limiter = new WordLimiter(maxWords, limits);
     this.grounded = new GroundedText(grounding);
   }
 

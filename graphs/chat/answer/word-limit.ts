@@ -9,6 +9,22 @@
  */
 export const SENTENCE_WINDOW = 40;
 
+/**
+ * A care answer (the conversation needs care: preflight-rules.ts needsCare) puts the help line in its
+ * first two sentences (prompts/_partials/crisis-first.md asks for it), and the limiter never cuts
+ * inside them: the ceiling becomes the end of the second sentence when that lies beyond max_words, up
+ * to CARE_EXTRA_WORDS words beyond it (a text with fewer sentence ends gets that much room). Crisis care
+ * comes before length; a runaway answer is still bounded. Everything after the second sentence is
+ * limited as usual.
+ */
+export const CARE_SENTENCES = 2;
+export const CARE_EXTRA_WORDS = 80;
+
+export interface LimitOptions {
+  /** The answer needs care: its first CARE_SENTENCES sentences are kept whole (see above). */
+  care?: boolean;
+}
+
 interface Word {
   start: number;
   end: number;
@@ -34,6 +50,17 @@ function windowOf(maxWords: number): number {
   return Math.min(SENTENCE_WINDOW, maxWords);
 }
 
+/** The ceiling for a whole text: max_words, or for a care answer the end of its second sentence (bounded). */
+function effectiveLimit(words: readonly Word[], maxWords: number, care: boolean): number {
+  if (!care) return maxWords;
+  const cap = maxWords + CARE_EXTRA_WORDS;
+  let ends = 0;
+  for (let i = 0; i < words.length && i < cap; i++) {
+    if (words[i]!.sentenceEnd && ++ends === CARE_SENTENCES) return Math.max(maxWords, i + 1);
+  }
+  return cap;
+}
+
 /** Where a text with more than maxWords words is cut (words holds at least maxWords entries). */
 function cutEnd(words: Word[], maxWords: number): number {
   for (let i = maxWords - 1; i >= maxWords - windowOf(maxWords); i--) {
@@ -42,10 +69,11 @@ function cutEnd(words: Word[], maxWords: number): number {
   return words[maxWords - 1]!.end;
 }
 
-export function limitWords(text: string, maxWords: number): { text: string; cut: boolean } {
+export function limitWords(text: string, maxWords: number, options: LimitOptions = {}): { text: string; cut: boolean } {
   const words = scanWords(text);
-  if (words.length <= maxWords) return { text, cut: false };
-  return { text: text.slice(0, cutEnd(words, maxWords)), cut: true };
+  const limit = effectiveLimit(words, maxWords, options.care === true);
+  if (words.length <= limit) return { text, cut: false };
+  return { text: text.slice(0, cutEnd(words, limit)), cut: true };
 }
 
 /**
@@ -59,14 +87,34 @@ export class WordLimiter {
   private buffer = "";
   private emitted = 0;
   private finished = false;
-  /** Words that ended before the buffer's end (complete); never more than maxWords + 1. */
+  /** Words that ended before the buffer's end (complete); never more than the ceiling + 1. */
   private readonly words: Word[] = [];
   /** Where the next scan starts: the start of the open last word, or the buffer's end. */
   private scanFrom = 0;
   private readonly scanner = /\S+/gu;
   cut = false;
+  private readonly care: boolean;
+  /** A care answer's ceiling once known (the second sentence ended, or the cap was reached). */
+  private careLimit: number | undefined;
+  private sentenceEnds = 0;
 
-  constructor(private readonly maxWords: number) {}
+  constructor(
+    private readonly maxWords: number,
+    options: LimitOptions = {},
+  ) {
+    this.care = options.care === true;
+  }
+
+  /**
+   * The ceiling as far as it is known: max_words; for a care answer whose second sentence has not ended
+   * yet, a lower bound of effectiveLimit's (it is at least one word past the complete words, up to the
+   * cap), so the text released for it is part of the final output and no cut happens before it is known.
+   */
+  private limit(complete: number): number {
+    if (!this.care) return this.maxWords;
+    if (this.careLimit !== undefined) return this.careLimit;
+    return Math.max(this.maxWords, Math.min(complete + 1, this.maxWords + CARE_EXTRA_WORDS));
+  }
 
   /** The output so far (the whole output once end() ran or a cut happened). */
   get text(): string {
@@ -80,12 +128,13 @@ export class WordLimiter {
     const complete = this.words.length;
     const total = complete + (open ? 1 : 0);
     const word = (i: number): Word => (i < complete ? this.words[i]! : open!);
-    if (total > this.maxWords && complete >= this.maxWords) {
-      // Word max_words + 1 has begun, so the text will be cut, and every word that decides where is known.
+    const limit = this.limit(complete);
+    if (total > limit && complete >= limit) {
+      // Word limit + 1 has begun, so the text will be cut, and every word that decides where is known.
       this.cut = true;
-      return { text: this.release(cutEnd(this.words, this.maxWords), true), cut: true };
+      return { text: this.release(cutEnd(this.words, limit), true), cut: true };
     }
-    return { text: this.release(this.safeEnd(word, complete, total), false), cut: false };
+    return { text: this.release(this.safeEnd(word, complete, total, limit), false), cut: false };
   }
 
   end(): string {
@@ -100,19 +149,30 @@ export class WordLimiter {
     let open: Word | undefined;
     for (let m = re.exec(this.buffer); m !== null; m = re.exec(this.buffer)) {
       const w: Word = { start: m.index, end: m.index + m[0].length, sentenceEnd: isSentenceEnd(m[0]) };
-      if (w.end < this.buffer.length) this.words.push(w);
-      else open = w;
+      if (w.end < this.buffer.length) {
+        this.words.push(w);
+        if (this.care && this.careLimit === undefined) this.resolveCare(w);
+      } else open = w;
     }
     this.scanFrom = open ? open.start : this.buffer.length;
     return open;
   }
 
-  private safeEnd(word: (i: number) => Word, complete: number, total: number): number {
-    const free = this.maxWords - windowOf(this.maxWords);
+  /** A care answer's ceiling is known when its second sentence ends or its words reach the cap (as effectiveLimit). */
+  private resolveCare(w: Word): void {
+    const cap = this.maxWords + CARE_EXTRA_WORDS;
+    const i = this.words.length - 1;
+    if (i >= cap) this.careLimit = cap;
+    else if (w.sentenceEnd && ++this.sentenceEnds === CARE_SENTENCES) this.careLimit = Math.max(this.maxWords, i + 1);
+    else if (i + 1 >= cap) this.careLimit = cap;
+  }
+
+  private safeEnd(word: (i: number) => Word, complete: number, total: number, limit: number): number {
+    const free = limit - windowOf(limit);
     let safe: number;
     if (complete <= free) safe = complete < total ? word(complete).start : this.buffer.length;
     else safe = word(free).start;
-    for (let i = Math.min(complete, this.maxWords) - 1; i >= free; i--) {
+    for (let i = Math.min(complete, limit) - 1; i >= free; i--) {
       if (word(i).sentenceEnd) {
         safe = Math.max(safe, word(i).end);
         break;

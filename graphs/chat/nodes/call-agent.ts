@@ -61,13 +61,15 @@ export function createCallAgent(deps: ChatDeps) {
     const ctx = resolveContext(config, deps);
     const step = state.steps + 1;
     const finalStep = step >= deps.maxSteps;
+    // The care note in the prompt and the word limiter's respect for the help line follow one decision.
+    const care = needsCare(userTexts(state.messages));
     let system = systemPrompts.get(ctx);
     if (system === undefined) {
       system = buildSystemPrompt({
         prompts: deps.prompts,
         ctx,
         lastUserText: lastUserText(state.messages),
-        care: needsCare(userTexts(state.messages)),
+        care,
         passage: contextPassage(ctx, deps.bibles, deps.references),
       });
       systemPrompts.set(ctx, system);
@@ -77,7 +79,7 @@ export function createCallAgent(deps: ChatDeps) {
     // without one (LangGraph Studio) gets the pieces on LangGraph's custom stream.
     const sink = (config.configurable as { [ANSWER_SINK]?: (text: string) => void } | undefined)?.[ANSWER_SINK];
     const emit = sink ?? ((text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent));
-    const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit);
+    const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit, { care });
     // After a tool round the turn is almost always the answer: it streams as it comes (see TurnGate).
     const afterTools = state.messages.some((m) => m.getType() === "tool");
     const gate = new TurnGate(finalStep ? "answer" : afterTools ? "stream" : "hold");
