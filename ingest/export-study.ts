@@ -19,6 +19,7 @@ import { exportCommentary } from "./study-commentary.js";
 import { parseLexicon } from "./study-lexicon.js";
 import { tagSegments, verseNotes, type Segment } from "./study-markup.js";
 import { parseNave } from "./study-nave.js";
+import { buildGlossary, realign } from "./study-align.js";
 
 const OUT_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "data", "study");
 const TAGGED = [
@@ -57,45 +58,84 @@ interface Occurrences {
   verses: number;
 }
 
+type TagBooks = Record<string, (Segment[] | null)[][]>;
+
+/** Reads one module's word tags and notes. */
+function readTags(module: string): { books: TagBooks; notes: Record<string, Record<string, unknown[]>>; unaligned: number; noteCount: number } {
+  const books: TagBooks = {};
+  const notes: Record<string, Record<string, unknown[]>> = {};
+  let unaligned = 0;
+  let noteCount = 0;
+  for (const { key, body } of parseImp(mod2imp(module))) {
+    const ref = verseKey(key);
+    if (ref === undefined || ref.chapter === 0 || ref.verse === 0) continue;
+    const { segments, aligned } = tagSegments(body);
+    if (!aligned) unaligned += 1;
+    if (segments !== undefined) ((books[ref.book] ??= [])[ref.chapter - 1] ??= [])[ref.verse - 1] = segments;
+    const found = verseNotes(body);
+    if (found.length > 0) {
+      noteCount += found.length;
+      (notes[ref.book] ??= {})[`${ref.chapter}:${ref.verse}`] = found;
+    }
+  }
+  return { books, notes, unaligned, noteCount };
+}
+
+/**
+ * The WEB's tags moved onto the words the KJV's hand-made tags support (ingest/study-align.ts); a verse
+ * the KJV does not tag keeps no tags. Returns how many tags the module had and how many are kept.
+ */
+function realignWeb(web: TagBooks, kjv: TagBooks, lexicon: Record<string, LexiconFileEntry>): { before: number; after: number } {
+  const glossary = buildGlossary(kjv, lexicon, web);
+  let before = 0;
+  let after = 0;
+  const count = (segments: Segment[]) => segments.filter((segment) => typeof segment !== "string").length;
+  for (const [book, chapters] of Object.entries(web)) {
+    for (const [c, verses] of chapters.entries()) {
+      for (const [v, segments] of (verses ?? []).entries()) {
+        if (!segments) continue;
+        before += count(segments);
+        const theirs = kjv[book]?.[c]?.[v];
+        const realigned = theirs ? realign(segments, theirs, glossary) : [];
+        const tagged = count(realigned);
+        after += tagged;
+        verses![v] = tagged > 0 ? realigned : null;
+      }
+    }
+  }
+  return { before, after };
+}
+
 function exportTags(lexicon: Record<string, LexiconFileEntry>): void {
   const occurrences = new Map<string, Record<string, Occurrences>>();
   const concordance: Record<string, string[]> = {};
-  for (const { id, module } of TAGGED) {
-    const books: Record<string, (Segment[] | null)[][]> = {};
-    const notes: Record<string, Record<string, unknown[]>> = {};
+  const read = Object.fromEntries(TAGGED.map(({ id, module }) => [id, readTags(module)]));
+  const realigned = realignWeb(read["eng-web"]!.books, read["eng-kjv"]!.books, lexicon);
+  console.log(`eng-web: ${realigned.before} tags in the module, ${realigned.after} kept after realignment on the KJV's tags`);
+  for (const { id } of TAGGED) {
+    const { books, notes, unaligned, noteCount } = read[id]!;
     let tagged = 0;
-    let unaligned = 0;
-    let noteCount = 0;
     let words = 0;
-    for (const { key, body } of parseImp(mod2imp(module))) {
-      const ref = verseKey(key);
-      if (ref === undefined || ref.chapter === 0 || ref.verse === 0) continue;
-      const { segments, aligned } = tagSegments(body);
-      if (!aligned) unaligned += 1;
-      if (segments !== undefined) {
-        tagged += 1;
-        const chapters = (books[ref.book] ??= []);
-        const verses = (chapters[ref.chapter - 1] ??= []);
-        verses[ref.verse - 1] = segments;
-        const seen = new Set<string>();
-        for (const segment of segments) {
-          if (typeof segment === "string") continue;
-          for (const strong of segment[1].split(" ")) {
-            words += 1;
-            const counts = ((occurrences.get(strong) ?? occurrences.set(strong, {}).get(strong)!)[id] ??= { words: 0, verses: 0 });
-            counts.words += 1;
-            if (!seen.has(strong)) {
-              counts.verses += 1;
-              seen.add(strong);
-              if (id === CONCORDANCE_BIBLE) (concordance[strong] ??= []).push(`${ref.book}${ref.chapter}:${ref.verse}`);
+    for (const book of BOOKS) {
+      for (const [c, verses] of (books[book.id] ?? []).entries()) {
+        for (const [v, segments] of (verses ?? []).entries()) {
+          if (!segments) continue;
+          tagged += 1;
+          const seen = new Set<string>();
+          for (const segment of segments) {
+            if (typeof segment === "string") continue;
+            for (const strong of segment[1].split(" ")) {
+              words += 1;
+              const counts = ((occurrences.get(strong) ?? occurrences.set(strong, {}).get(strong)!)[id] ??= { words: 0, verses: 0 });
+              counts.words += 1;
+              if (!seen.has(strong)) {
+                counts.verses += 1;
+                seen.add(strong);
+                if (id === CONCORDANCE_BIBLE) (concordance[strong] ??= []).push(`${book.id}${c + 1}:${v + 1}`);
+              }
             }
           }
         }
-      }
-      const found = verseNotes(body);
-      if (found.length > 0) {
-        noteCount += found.length;
-        (notes[ref.book] ??= {})[`${ref.chapter}:${ref.verse}`] = found;
       }
     }
     let bytes = 0;

@@ -40,6 +40,8 @@ describe("the reader's study tools in Chromium", () => {
     await page.locator("button[data-tool=words]").click();
     await page.waitForFunction(() => document.body.classList.contains("words-on"));
     expect(await page.locator("button[data-tool=words]").getAttribute("aria-pressed")).toBe("true");
+    // The view says where the WEB's tags come from while it is on.
+    expect(await page.locator(".study-status").textContent()).toMatch(/matching the King James Version's hand-made tags/);
     expect(requested.filter((r) => r.startsWith("/v1/passage"))).toEqual(["/v1/passage?ref=John%203&bible_id=eng-web&words=true&notes=false"]);
     // The words join back to exactly the verse text: wrapping changed no character.
     expect(await page.locator("#v16").textContent()).toBe("16\u00a0For God so loved the world, that he gave his only born Son, that whoever believes in him should not perish, but have eternal life.");

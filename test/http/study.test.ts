@@ -69,6 +69,18 @@ describe("GET /v1/passage", () => {
     const ids = body.verses[0].words.flatMap((w: any) => w.strong);
     expect(ids).toEqual(expect.arrayContaining(["G25", "G5368"]));
     expect(body.verses[0].words.find((w: any) => w.strong.includes("G5368")).text).toBe("love");
+    expect(body.words_source).toMatch(/by hand/);
+    expectDocumented("/v1/passage", 200, body);
+  });
+
+  it("when the README's example asks John 21:15-17 in the WEB with words, then 'affection' is phileo, 'had' is not Jesus, and the response says where the tags come from", async () => {
+    const { status, body } = await get("/v1/passage?ref=John+21:15-17&words=true");
+    expect(status).toBe(200);
+    for (const v of body.verses) expect(v.words.map((w: any) => w.text).join("")).toBe(v.text);
+    const tagged = body.verses.flatMap((v: any) => v.words.filter((w: any) => w.strong.length > 0));
+    expect(tagged.filter((w: any) => w.text === "affection").map((w: any) => w.strong)).toEqual(Array(5).fill(["G5368"]));
+    expect(tagged.find((w: any) => w.text === "had")).toBeUndefined();
+    expect(body.words_source).toMatch(/matching the King James Version's hand-made tags/);
     expectDocumented("/v1/passage", 200, body);
   });
 

@@ -42,7 +42,8 @@ describe("the word tags sidecar", () => {
     expect(badIds).toEqual([]);
     // Nearly every verse carries tags (the WEB's 4 footnote-only verses and a few untagged ones do not).
     expect(tagged).toBeGreaterThan(30_900);
-    expect(words).toBeGreaterThan(340_000);
+    // The KJV's 348,884 hand-made tags; the WEB keeps those its realignment finds a word for (300,884 of them).
+    expect(words).toBeGreaterThan(bibleId === "eng-kjv" ? 340_000 : 290_000);
   });
 
   it("when a tagged word's id is looked up, then the lexicon has it (all but a handful of module typos)", () => {

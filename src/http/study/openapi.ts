@@ -42,6 +42,10 @@ export const Passage = z.object({
   chapter: z.int(),
   superscription: z.string().optional().describe("A psalm's title when the passage starts at verse 1."),
   words_available: z.boolean().describe("Whether this translation carries Strong's tags (eng-web, eng-kjv)."),
+  words_source: z
+    .string()
+    .optional()
+    .describe("With words=true on a tagged translation: where its tags come from (the KJV's are hand-made; the WEB's are matched to the KJV's)."),
   verses: z.array(
     z.object({
       chapter: z.int(),

@@ -9,6 +9,7 @@ import { COMMENTARIES } from "../../study/commentaries.js";
 import type { StudyLibrary } from "../../study/library.js";
 import { refItem } from "../../study/passage-refs.js";
 import { normalizeStrongId } from "../../study/strong-ids.js";
+import { wordsSource } from "../../study/verse-tags.js";
 import { route } from "../routes.js";
 import { flag, integer, required, single, verseRange } from "./params.js";
 
@@ -115,6 +116,8 @@ export function studyRouter({ study, bibles, baseUrl }: StudyRouterDeps): Router
         words_available: study.tags.has(bible.id),
         verses,
       };
+      const source = words ? wordsSource(bible.id) : undefined;
+      if (source) body.words_source = source;
       if (related) {
         const first = chapterSpans(ref)[0]!;
         body.related = study.topics.related(ref.book, first.chapter, first.from, first.to, RELATED_LIMIT, links(bible.id));

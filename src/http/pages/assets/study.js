@@ -217,11 +217,13 @@ async function words(on) {
     wordsLoaded = api(`/v1/passage?ref=${encodeURIComponent(ref)}&bible_id=${bible}&words=true&notes=false`).then((p) => {
       for (const v of p.verses) wrapWords(v);
       rovingFocus();
+      return p.words_source;
     });
   }
-  if (on) await wordsLoaded;
+  const source = on ? await wordsLoaded : undefined;
   document.body.classList.toggle("words-on", on);
   if (!on) hideGloss();
+  return source;
 }
 
 // --- Notes ----------------------------------------------------------------------------------------------
@@ -333,8 +335,14 @@ export async function handle(button) {
   const pressed = button.getAttribute("aria-pressed") === "true";
   say(T.loading);
   try {
-    if (tool === "words") await words(!pressed);
-    else if (tool === "notes") await notes(!pressed);
+    if (tool === "words") {
+      // Where the tags come from stays in view while the words are shown (the WEB's are matched to the KJV's).
+      const source = await words(!pressed);
+      button.setAttribute("aria-pressed", String(!pressed));
+      say(source ?? "");
+      return;
+    }
+    if (tool === "notes") await notes(!pressed);
     else {
       const id = button.dataset.commentary;
       await commentary(id);
