@@ -207,6 +207,13 @@ const DISTRESS: [DistressLanguage, RegExp][] = [
       `(?:afraid|scared|terrified) (?:of|of what) my ${ROLE}`,
       `my ${ROLE} (?:is |was |has been |gets |can be )?(?:abusive|violent)`,
       "abusive (?:husband|wife|marriage|relationship|father|dad|mother|mom|home|parents?|partner|boyfriend|pastor)",
+      // Someone else's disclosure passed on (a teacher, a parent, a friend): "a girl in my class says her
+      // stepdad hurts her", "my friend's dad touches her", "I think my student is being abused". Bible
+      // stories name their people ("Amnon raped Tamar") and stay quiet.
+      `(?:her|his|their|my friends?|my \\w+s|a \\w+s) ${ROLE} (?:keeps |still |sometimes |often |has been |is |was )?(?:hurts|hurting|hits|hitting|beats|beating|touches|touching|touched|abuses|abusing|abused|molests|molesting|molested|rapes|raping|raped|chokes|choked) (?:her|him|them)`,
+      "(?:child|kid|student|pupil|girl|boy|friend|classmate|daughter|son|niece|nephew|grandchild|granddaughter|grandson|teen|teenager) (?:is being|was being|has been|had been|is getting|got|was) (?:sexually |physically )?(?:abused|molested|raped|groomed|beaten|touched inappropriately)",
+      "(?:she|he|they) (?:is|was|has been|are|were|had been) being (?:sexually |physically )?(?:abused|molested|raped|groomed|beaten|hurt|hit|touched)",
+      "(?:disclosed|reported|confided|told me about) (?:sexual |physical )?(?:abuse|being abused|being touched|being hurt|a rape)",
       "(?:not|never) safe at home",
       "unsafe at home",
       "(?:scared|afraid|terrified) to go home",

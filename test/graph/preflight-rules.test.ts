@@ -162,6 +162,13 @@ const crisis: [string, string[]][] = [
       "mi esposo me obliga a tener relaciones", "mi tío me tocaba cuando era niña", "meu marido me obriga a ter relações", "il m'a violée",
     ],
   ],
+  [
+    "a disclosure passed on by someone else",
+    [
+      "a girl in my class says her stepdad hurts her", "my friend's dad touches her", "my student told me her uncle abuses her", "I think my student is being abused",
+      "my daughter says she is being touched by her coach", "one of the kids in my youth group disclosed abuse", "her husband beats her and she won't leave",
+    ],
+  ],
   ["violence at home", ["my dad beats me", "he hits me when he drinks", "my boyfriend choked me", "im scared to go home", "my husband is abusive", "Mein Mann schlägt mich", "Il me frappe"]],
   [
     "one word, or a few, that is a cry",
@@ -198,6 +205,9 @@ const quiet: string[] = [
   "Me toca leer el Salmo 23 en la iglesia",
   "Ce psaume me touche beaucoup",
   "The end of all things is near (1 Peter 4:7)",
+  "Amnon raped Tamar; why is that story in the Bible?",
+  "The soldiers beat him and mocked him",
+  "Why did Cain kill Abel?",
 ];
 
 describe("preflight rules: people in crisis (issue 19)", () => {
