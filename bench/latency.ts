@@ -18,14 +18,17 @@
  *   framing (3 tokens a message, 3 to prime the reply);
  *   the agent's system prompt, and the tokens two different questions' agent system prompts share as a
  *   prefix (what a provider's prompt cache can serve; OpenAI caches from 1,024 tokens).
- * BENCH_ROUNDS (3), BENCH_DELAY_MS, BENCH_PACE_MS, BENCH_PORT (18480), BENCH_DATA_DIR tune the run.
+ * BENCH_ROUNDS (3), BENCH_DELAY_MS, BENCH_PACE_MS, BENCH_PORT (18480), BENCH_DATA_DIR tune the run;
+ * BENCH_DUMP=<file> writes every provider call of the first round, as the fake received it, to read what costs the tokens.
  */
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { getEncoding } from "js-tiktoken";
 import OpenAI from "openai";
 import { type ChatBody, type ChatRequest, messageText, startFakeProvider, type FakeReply } from "../test/fakes/index.js";
+import { formatChatRequest } from "../test/fakes/request-log.js";
 import { standaloneReply } from "../test/fakes/standalone-script.js";
 import { loadAverage, startServiceProcess } from "./lib/service-process.js";
 
@@ -68,19 +71,27 @@ const pct = (xs: number[], p: number) => {
 };
 const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
 
+interface Tokens {
+  total: number;
+  system: number;
+  toolDefinitions: number;
+  toolResults: number;
+}
+
 /** Prompt tokens of one chat request as a provider counts them (o200k_base; framing as OpenAI documents it). */
-export function requestTokens(body: ChatBody): { total: number; system: number } {
-  let total = 3;
-  let system = 0;
+export function requestTokens(body: ChatBody): Tokens {
+  const t: Tokens = { total: 3, system: 0, toolDefinitions: 0, toolResults: 0 };
   for (const m of body.messages) {
     let n = 3 + tokens(m.role) + tokens(messageText(m));
     for (const call of m.tool_calls ?? []) n += 3 + tokens(call.function.name) + tokens(call.function.arguments);
-    if (m.role === "system") system += n;
-    total += n;
+    if (m.role === "system") t.system += n;
+    if (m.role === "tool") t.toolResults += n;
+    t.total += n;
   }
-  if (body.tools?.length) total += tokens(JSON.stringify(body.tools.map((t) => t.function)));
-  if (body.response_format?.json_schema) total += tokens(JSON.stringify(body.response_format.json_schema));
-  return { total, system };
+  if (body.tools?.length) t.toolDefinitions = tokens(JSON.stringify(body.tools.map((x) => x.function)));
+  t.total += t.toolDefinitions;
+  if (body.response_format?.json_schema) t.total += tokens(JSON.stringify(body.response_format.json_schema));
+  return t;
 }
 
 const isClassifier = (b: ChatBody) => b.response_format !== undefined || (typeof b.tool_choice === "object" && b.tool_choice !== null);
@@ -179,9 +190,21 @@ export async function main(): Promise<void> {
     await fake.close();
   }
 
+  if (process.env.BENCH_DUMP) {
+    const dump = serviceSamples.flatMap((ss, i) => [`########## ${QUESTIONS[i]!.text}\n`, ...ss[0]!.calls.map(formatChatRequest)]);
+    writeFileSync(process.env.BENCH_DUMP, dump.join(""));
+  }
   const serviceFirst = serviceSamples.flat().map((s) => s.firstWord);
   const directFirst = directSamples.flat();
   const perQuestionTokens = serviceSamples.map((ss) => pct(ss.map((s) => s.calls.reduce((n, c) => n + requestTokens(c.body).total, 0)), 50));
+  // Where a question's tokens go: the classifier's call, and the agent's system prompts, tool definitions and tool results over its calls.
+  const part = (pick: (c: ChatRequest) => number) => pct(serviceSamples.map((ss) => ss[0]!.calls.reduce((n, c) => n + pick(c), 0)), 50);
+  const parts = {
+    classifier: part((c) => (isClassifier(c.body) ? requestTokens(c.body).total : 0)),
+    system: part((c) => (isAgent(c.body) ? requestTokens(c.body).system : 0)),
+    toolDefinitions: part((c) => (isAgent(c.body) ? requestTokens(c.body).toolDefinitions : 0)),
+    toolResults: part((c) => (isAgent(c.body) ? requestTokens(c.body).toolResults : 0)),
+  };
   const callsPer = serviceSamples.flat().map((s) => s.calls.length);
   const pathPer = serviceSamples.flat().map((s) => roundTripsOnPath(s.calls, s.firstAt));
   const agentSystems = serviceSamples.map((ss) => ss[0]!.calls.find((c) => isAgent(c.body))).map((c) => (c ? systemText(c.body) : ""));
@@ -213,6 +236,10 @@ export async function main(): Promise<void> {
     ["round trips on the path before the first word", distinct(pathPer)],
     ["prompt tokens per question (o200k_base), p50 / max", `**${fmt(pct(perQuestionTokens, 50))}** / ${fmt(Math.max(...perQuestionTokens))}`],
     ["agent system prompt tokens, p50 (sent with each agent call)", fmt(pct(agentSystemTokens, 50))],
+    [
+      "where a question's tokens go, p50 over questions",
+      `classifier call ${fmt(parts.classifier)}; agent calls: system prompts ${fmt(parts.system)}, tool definitions ${fmt(parts.toolDefinitions)}, tool results ${fmt(parts.toolResults)}`,
+    ],
     [
       "shared prefix of two questions' agent system prompts (forgiveness, 300 words / the Spanish one, 200 words)",
       `**${fmt(pairShared)}** of ${fmt(agentSystemTokens[0]!)} / ${fmt(agentSystemTokens[spanish]!)} tokens; least shared by any two questions: ${fmt(minShared)}`,

@@ -125,6 +125,9 @@ describe("the system prompt the provider receives", () => {
     const request = h.provider.chatRequests[0]!;
     const offered = (request.body.tools ?? []).map((t) => t.function.name).sort();
     expect(offered.length).toBeGreaterThanOrEqual(6);
+    // The schema dialect URI is for validators, not models: it cost tokens on every agent call.
+    expect(JSON.stringify(request.body.tools)).not.toContain("$schema");
+    expect(request.body.tools!.every((t) => (t.function.parameters as { type?: string }).type === "object")).toBe(true);
     const system = systemOf(request);
     const section = system.slice(system.indexOf("# Scripture"), system.indexOf("\n# ", system.indexOf("# Scripture") + 1));
     const listed = [...section.matchAll(/^- `([a-z_]+)` /gm)].map((m) => m[1]!).sort();

@@ -60,8 +60,19 @@ const definitions = new WeakMap<ChatDeps, ToolDefinition[]>();
 export function toolDefinitions(deps: ChatDeps, ctx: ChatContext): ToolDefinition[] {
   let defs = definitions.get(deps);
   if (!defs) {
-    defs = createTools(deps, ctx).map((t) => convertToOpenAITool(t));
+    defs = createTools(deps, ctx).map((t) => withoutDialect(convertToOpenAITool(t)));
     definitions.set(deps, defs);
   }
   return defs;
+}
+
+/**
+ * zod's JSON Schema names its dialect (`"$schema": "https://json-schema.org/draft/2020-12/schema"`) in every
+ * tool's parameters; providers do not read it, and it cost about 15 prompt tokens per tool on every agent call.
+ */
+function withoutDialect(def: ToolDefinition): ToolDefinition {
+  const params = def.function.parameters as Record<string, unknown> | undefined;
+  if (!params || !("$schema" in params)) return def;
+  const { $schema: _dialect, ...rest } = params;
+  return { ...def, function: { ...def.function, parameters: rest } };
 }
