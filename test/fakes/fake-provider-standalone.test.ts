@@ -68,6 +68,19 @@ describe("the standalone script's answer", () => {
     expect(answer).toContain(SCRIPTED_NOTE);
   });
 
+  it("when the search names its best verses in the heading and shows them numbered, then the answer cites and quotes the best one", () => {
+    const passages = passagesFromToolResults(
+      toolTurn(
+        "## Matthew 18 (eng-web, relevance 0.81; best verses 21, 22)\n20 For where two or three are gathered together in my name, there I am in the middle of them.”\n" +
+          "21 Then Peter came and said to him, “Lord, how often shall my brother sin against me, and I forgive him? Until seven times?”\n" +
+          "## Luke 17 (eng-web, relevance 0.5; best verses 3)\n3 Be careful. If your brother sins against you, rebuke him. If he repents, forgive him.",
+      ),
+    );
+    expect(passages.map((p) => p.reference)).toEqual(["Matthew 18:21", "Luke 17:3"]);
+    expect(passages[0]!.text).toBe("Then Peter came and said to him, “Lord, how often shall my brother sin against me, and I forgive him? Until seven times?”");
+    expect(answerFromPassages(passages)).not.toMatch(/best verses|relevance|"\d+ /);
+  });
+
   it("when the search marks the verses that matched, then the answer cites and quotes the first of them, never the label", () => {
     const passages = passagesFromToolResults(
       toolTurn(

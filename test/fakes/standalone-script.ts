@@ -19,9 +19,11 @@ interface Found {
   text: string;
 }
 
-// search_scripture: "## 1 Corinthians 13 (eng-web, relevance 0.83)", then optionally the verses that
-// matched ("Best verses: 4 "Love is patient..."; 7 "..."), then the chapter's text.
+// search_scripture: "## 1 Corinthians 13 (eng-web, relevance 0.83; best verses 4, 7)", then the verses
+// around those, numbered ("3 If I give..."); without best verses, the chapter's opening. (Older results
+// carried a "Best verses: 4 "Love is patient..."" line instead.)
 const SEARCH_HEADING = /^## (.+?) \(/;
+const BEST_IN_HEADING = /; best verses (\d+)/;
 const BEST_VERSES = /^Best verses: (.*)$/;
 const HIGHLIGHT = /(\d+) "(.*?)"(?=; \d+ "|$)/g;
 // lookup_passage: "John 3:16 (World English Bible, eng-web):" then "16 For God so loved..."
@@ -49,7 +51,13 @@ export function passagesFromToolResults(messages: ChatMessage[]): Found[] {
       const heading = SEARCH_HEADING.exec(line);
       const title = LOOKUP_TITLE.exec(line);
       const verse = KEYWORD_HIT.exec(line);
-      if (heading) {
+      const bestVerse = heading ? BEST_IN_HEADING.exec(line)?.[1] : undefined;
+      const block = lines.slice(i + 1, lines.findIndex((l, j) => j > i && SEARCH_HEADING.test(l)) >>> 0);
+      const bestLine = bestVerse ? block.find((l) => l.startsWith(`${bestVerse} `)) : undefined;
+      if (heading && bestLine) {
+        // The verse that matched best is the passage a model would cite.
+        found.push({ reference: `${heading[1]}:${bestVerse}`, text: bestLine.slice(bestVerse!.length + 1) });
+      } else if (heading) {
         // The verses that matched are the passage a model would cite; the chapter's text is the fallback.
         const best = BEST_VERSES.exec(lines[i + 1] ?? "");
         const first = best ? [...best[1]!.matchAll(HIGHLIGHT)][0] : undefined;

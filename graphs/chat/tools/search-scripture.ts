@@ -3,9 +3,12 @@ import { z } from "zod";
 import { booksInCanon, findBook, isCanon } from "../../../src/scripture/books.js";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
+import type { Bible } from "../../../src/scripture/corpus.js";
+import type { SearchResult } from "../../../src/scripture/search/search.js";
 import { bounded, clip } from "./format.js";
 import { plainLabel, ToolProblem, toolText, type RefLabel, type ToolOutput } from "./output.js";
 
+/** A result's share of the tool result: the matched verses and their neighbours usually fit. */
 const PER_RESULT_CHARS = 900;
 
 /** Which books the agent's searches rank: the deuterocanon too when the theology's canon has it. */
@@ -48,9 +51,58 @@ export interface SearchCallOptions extends SearchCanon {
   label?: RefLabel;
 }
 
-/** Search by meaning; each hit is a chapter, clipped, so the model reads the best part and can look up more. */
+/**
+ * What the model reads of a search: for each chapter found, the verses that matched with one verse either
+ * side, numbered, so it reads the passage the search found (not the chapter's opening) and can cite the
+ * verse; the chapter's opening, clipped, only when the search names no verse. The matched verses are
+ * named in the heading.
+ */
+export function formatSearchResults(
+  results: SearchResult[],
+  { bibleId, bible, lowConfidence = false, label = plainLabel }: { bibleId: string; bible: Pick<Bible, "verses"> | undefined; lowConfidence?: boolean; label?: RefLabel },
+): string {
+  const blocks = results.map((r) => {
+    const matched = [...new Set(r.highlights.map((h) => h.verse))].sort((a, b) => a - b);
+    const verses = bible && matched.length > 0 ? versesAround(bible, r, matched) : [];
+    const best = matched.length > 0 ? `; best verses ${matched.join(", ")}` : "";
+    const body = verses.length > 0 ? upTo(verses, PER_RESULT_CHARS) : clip(r.text, PER_RESULT_CHARS);
+    return `## ${label(r.reference, { url: r.url })} (${bibleId}, relevance ${r.similarity.toFixed(2)}${best})\n${body}`;
+  });
+  const weak = lowConfidence ? ["Weak matches only: no passage matched these words well (these share words that only begin like them). Say so rather than build on them."] : [];
+  return bounded([...weak, ...blocks, "Use lookup_passage to read a passage in full before quoting beyond what is shown."]);
+}
+
+/** Whole verse lines up to max characters (the first always), then a note that more were left out. */
+function upTo(lines: string[], max: number): string {
+  let out = lines[0]!;
+  for (const line of lines.slice(1)) {
+    if (out.length + line.length + 1 > max) return `${out}\n[more verses left out; lookup_passage reads them]`;
+    out += `\n${line}`;
+  }
+  return out;
+}
+
+/** The matched verses and their neighbours, one a line with its number; "[…]" where verses are skipped. */
+function versesAround(bible: Pick<Bible, "verses">, r: SearchResult, matched: number[]): string[] {
+  const ranges: [number, number][] = [];
+  for (const v of matched) {
+    const last = ranges.at(-1);
+    if (last && v - 1 <= last[1] + 1) last[1] = v + 1;
+    else ranges.push([Math.max(1, v - 1), v + 1]);
+  }
+  const lines: string[] = [];
+  for (const [from, to] of ranges) {
+    const verses = bible.verses(r.book_id, r.chapter, from, to);
+    if (verses.length === 0) continue;
+    if (lines.length > 0) lines.push("[…]");
+    for (const v of verses) lines.push(`${v.verse} ${v.text}`);
+  }
+  return lines;
+}
+
+/** Search by meaning; each hit is a chapter, shown at the verses that matched, so the model reads the best part and can look up more. */
 export async function searchScripture(
-  deps: Pick<ChatDeps, "search" | "logger">,
+  deps: Pick<ChatDeps, "search" | "logger"> & Partial<Pick<ChatDeps, "bibles">>,
   { query, testament, book, limit }: z.infer<typeof SEARCH_SCRIPTURE_SCHEMA>,
   { bibleId, deuterocanon, label = plainLabel }: SearchCallOptions,
 ): Promise<ToolOutput> {
@@ -66,19 +118,14 @@ export async function searchScripture(
       ...(deuterocanon ? { deuterocanon: true } : {}),
     });
     if (results.length === 0) return `No passages found for "${query}". Try other words, or keyword_search for an exact phrase.`;
-    const lines = results.map((r) => {
-      const best = r.highlights.length > 0 ? `Best verses: ${r.highlights.map((h) => `${h.verse} "${clip(h.text, 150)}"`).join("; ")}\n` : "";
-      return `## ${label(r.reference, { url: r.url })} (${bibleId}, relevance ${r.similarity.toFixed(2)})\n${best}${clip(r.text, PER_RESULT_CHARS)}`;
-    });
-    const weak = lowConfidence ? ["Weak matches only: no passage matched these words well (these share words that only begin like them). Say so rather than build on them."] : [];
-    return bounded([...weak, ...lines, "Use lookup_passage to read a passage in full before quoting beyond what is shown."]);
+    return formatSearchResults(results, { bibleId, bible: deps.bibles?.get(bibleId), lowConfidence: lowConfidence === true, label });
   } catch (err) {
     deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "search_scripture" }, "scripture search failed");
     return new ToolProblem("search_scripture is unavailable right now (the search index did not answer). Use keyword_search or lookup_passage instead, or answer without quoting.");
   }
 }
 
-export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger">, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
+export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger"> & Partial<Pick<ChatDeps, "bibles">>, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
   return tool(async (input) => toolText(await searchScripture(deps, input, { bibleId: ctx.bibleId, ...canon })), {
     name: SEARCH_SCRIPTURE_TOOL.name,
     description: SEARCH_SCRIPTURE_DESCRIPTION,
