@@ -23,12 +23,12 @@ beforeEach(() => h.provider.reset());
 const toolResult = (r: ChatRequest) => messageText(r.body.messages.find((m) => m.role === "tool"));
 
 describe("search tools on the real index", () => {
-  it("when the agent searches by meaning, then it reads ranked chapters with references and clipped text", async () => {
+  it("when the agent searches by meaning, then it reads ranked chapters with references and the verses that matched, numbered", async () => {
     h.scriptToolTurn("search_scripture", { query: "the Lord is my shepherd, I shall not want" });
     await h.run("Which psalm talks about God as a shepherd?", { skipPreflight: true });
     const result = toolResult(h.agentCalls()[1]!);
-    expect(result).toMatch(/^## Psalm 23 \(eng-web, relevance \d\.\d\d\)/m);
-    expect(result).toContain("Yahweh is my shepherd");
+    expect(result).toMatch(/^## Psalm 23 \(eng-web, relevance \d\.\d\d; best verses [\d, ]+\)$/m);
+    expect(result).toMatch(/^1 Yahweh is my shepherd/m);
     expect(result.length).toBeLessThanOrEqual(6_100);
   });
 
