@@ -1,3 +1,4 @@
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import type { ChatDeps } from "../../graphs/chat/deps.js";
 import { readerLinkLabel, type RefLabel } from "../../graphs/chat/tools/output.js";
@@ -19,6 +20,11 @@ export interface McpCatalog {
   ids: readonly string[];
   translation: z.ZodOptional<z.ZodEnum<Record<string, string>>>;
   waitForIndex(): Promise<void>;
+  /**
+   * The SDK's JSON Schema validator (for elicitation, which these tools never use), shared by every
+   * per-request server: each server would otherwise build its own Ajv, most of a server's cost.
+   */
+  validator: AjvJsonSchemaValidator;
 }
 
 const catalogs = new WeakMap<McpDeps, McpCatalog>();
@@ -37,6 +43,7 @@ export function catalogOf(deps: McpDeps): McpCatalog {
     deps,
     ids,
     label: readerLinkLabel(deps.publicBaseUrl),
+    validator: new AjvJsonSchemaValidator(),
     translation: z
       .enum(ids as [string, ...string[]])
       .optional()

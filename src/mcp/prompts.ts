@@ -8,6 +8,18 @@ import { wordStudy } from "../../graphs/chat/tools/word-study.js";
 import { DEFAULT_TRANSLATION_ID } from "../scripture/translations.js";
 import type { McpCatalog } from "./catalog.js";
 
+const args = new WeakMap<McpCatalog, { reference: z.ZodString; translation: McpCatalog["translation"] }>();
+
+/** Built once per catalog, like the tools' schemas: a server is built per request. */
+function argsOf(c: McpCatalog) {
+  let shape = args.get(c);
+  if (!shape) {
+    shape = { reference: z.string().min(1).max(200).describe('The passage: "John 21:15-17", "Psalm 23", "Romans 8:28".'), translation: c.translation };
+    args.set(c, shape);
+  }
+  return shape;
+}
+
 /**
  * "Study a passage": the passage, a classic commentary on it and its original-language words, pulled by
  * the same functions as the tools and handed to the assistant as one message to study from. A bad
@@ -19,10 +31,7 @@ export function registerStudyPrompt(server: McpServer, c: McpCatalog) {
     {
       title: "Study a passage",
       description: "Study a Bible passage: its text, what a classic commentary says about it, and the Greek or Hebrew words behind it.",
-      argsSchema: {
-        reference: z.string().min(1).max(200).describe('The passage: "John 21:15-17", "Psalm 23", "Romans 8:28".'),
-        translation: c.translation,
-      },
+      argsSchema: argsOf(c),
     },
     async ({ reference, translation }) => {
       const bibleId = translation ?? DEFAULT_TRANSLATION_ID;

@@ -41,11 +41,23 @@ function guarded<A>(deps: McpDeps, name: string, run: (args: A) => Promise<ToolO
   };
 }
 
+/** The MCP input schemas: the agent's, with the arguments the request gives the agent. zod 4 builds are costly: once per catalog. */
+function inputSchemas(c: McpCatalog) {
+  const deuterocanon = z.boolean().optional().describe(SearchBodySchema.shape.deuterocanon.description!);
+  return {
+    search: SEARCH_SCRIPTURE_SCHEMA.extend({ translation: c.translation, deuterocanon }),
+    keyword: KEYWORD_SEARCH_SCHEMA.extend({ translation: c.translation, deuterocanon }),
+    passage: lookupPassageSchema(c.ids).extend({ translation: c.translation }),
+  };
+}
+
+const schemas = new WeakMap<McpCatalog, ReturnType<typeof inputSchemas>>();
+
 function registerTools(server: McpServer, c: McpCatalog) {
   const { deps, label } = c;
-  const deuterocanon = z.boolean().optional().describe(SearchBodySchema.shape.deuterocanon.description!);
-  const searchInput = SEARCH_SCRIPTURE_SCHEMA.extend({ translation: c.translation, deuterocanon });
-  const keywordInput = KEYWORD_SEARCH_SCHEMA.extend({ translation: c.translation, deuterocanon });
+  let inputs = schemas.get(c);
+  if (!inputs) schemas.set(c, (inputs = inputSchemas(c)));
+  const { search: searchInput, keyword: keywordInput, passage: passageInput } = inputs;
   const canonOf = (args: { translation?: string | undefined; deuterocanon?: boolean | undefined }) => ({
     bibleId: args.translation ?? DEFAULT_TRANSLATION_ID,
     deuterocanon: args.deuterocanon ?? false,
@@ -78,7 +90,6 @@ function registerTools(server: McpServer, c: McpCatalog) {
       return keywordSearch(deps, args, canonOf(args));
     }),
   );
-  const passageInput = lookupPassageSchema(c.ids).extend({ translation: c.translation });
   server.registerTool(
     LOOKUP_PASSAGE_TOOL.name,
     {
@@ -128,7 +139,7 @@ function registerTools(server: McpServer, c: McpCatalog) {
  */
 export function createMcpServer(deps: McpDeps): McpServer {
   const catalog = catalogOf(deps);
-  const server = new McpServer({ name: "biblical-chat", title: "Biblical Chat: Bible study tools", version }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: "biblical-chat", title: "Biblical Chat: Bible study tools", version }, { instructions: INSTRUCTIONS, jsonSchemaValidator: catalog.validator });
   registerTools(server, catalog);
   registerStudyPrompt(server, catalog);
   return server;
