@@ -92,8 +92,8 @@ describe("the prompt lab in Chromium", () => {
     expect(agent).toHaveLength(2);
     // B (120 words, reformed) and A (300 words, the default theology): the guardrails both share may name
     // the Reformed tradition too, so B's theology shows in the lines A does not have.
-    const reformed = agent.filter((r) => /within 120 words/.test(systemText(r.body)));
-    const other = agent.filter((r) => /within 300 words/.test(systemText(r.body)));
+    const reformed = agent.filter((r) => /at most 120 words/.test(systemText(r.body)));
+    const other = agent.filter((r) => /at most 300 words/.test(systemText(r.body)));
     expect(reformed).toHaveLength(1);
     expect(other).toHaveLength(1);
     const onlyB = systemText(reformed[0]!.body).split("\n").filter((l) => l.trim() && !systemText(other[0]!.body).includes(l));
