@@ -142,7 +142,7 @@ describe("MCP over Streamable HTTP at /mcp (stateless, no key)", () => {
     expect((await call("lookup_passage", { reference: "John 11:35" })).text).toContain("Jesus wept");
   });
 
-  it("when a result would be large (all of Psalm 119, a long topic), then it is bounded with a note saying what was left out", async () => {
+  it("when a result would be large (all of Psalm 119, 25 keyword verses), then it is bounded with a note saying what was left out", async () => {
     const psalm = await call("lookup_passage", { reference: "Psalm 119" });
     expect(psalm.isError).toBe(false);
     expect(psalm.text.length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS + 100);
@@ -154,6 +154,10 @@ describe("MCP over Streamable HTTP at /mcp (stateless, no key)", () => {
     const shown = search.text.match(/^## /gm)?.length ?? 0;
     if (shown < 8) expect(search.text).toContain("[more results left out to keep this short]");
     else expect(shown).toBe(8);
+    // Twenty-five verses of a common phrase never fit: the note must be there.
+    const verses = await call("keyword_search", { query: "the Lord", limit: 25 });
+    expect(verses.text.length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS + 100);
+    expect(verses.text).toContain("[more results left out to keep this short]");
   });
 
   it("when the study prompt is fetched, then it holds the passage, a commentary and the original words; a bad reference is a JSON-RPC error", async () => {
