@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   DEFAULT_MODEL: z.string().min(1).default("gpt-4o-mini"),
   PREFLIGHT_MODEL: z.string().min(1).default("gpt-4o-mini"),
   AGENT_MAX_STEPS: intFrom(6, 1, 50),
+  // parallel: the agent's first call starts beside the preflight classifier (held until its verdict); sequential: after it.
+  PREFLIGHT_MODE: z.enum(["parallel", "sequential"]).default("parallel"),
 
   CHROMA_URL: url.optional(),
   EMBEDDINGS_BASE_URL: url.optional(),
@@ -81,6 +83,12 @@ export type Config = {
   defaultModel: string;
   preflightModel: string;
   agentMaxSteps: number;
+  /**
+   * PREFLIGHT_MODE: "parallel" starts the agent's first call beside the classifier (its output held
+   * until the verdict, aborted unless it passes); "sequential" waits for the verdict first and pays no
+   * speculative tokens.
+   */
+  preflightMode: "parallel" | "sequential";
   chromaUrl: string | undefined;
   embeddings: { baseURL: string; apiKey: string | undefined; model: string } | undefined;
   corsOrigins: string;
@@ -175,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultModel: e.DEFAULT_MODEL,
     preflightModel: e.PREFLIGHT_MODEL,
     agentMaxSteps: e.AGENT_MAX_STEPS,
+    preflightMode: e.PREFLIGHT_MODE,
     chromaUrl: e.CHROMA_URL,
     embeddings: e.EMBEDDINGS_BASE_URL
       ? { baseURL: e.EMBEDDINGS_BASE_URL.replace(/\/+$/, ""), apiKey: e.EMBEDDINGS_API_KEY, model: e.EMBEDDINGS_MODEL }

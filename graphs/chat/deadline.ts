@@ -9,16 +9,27 @@ export class Deadline {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
   private lastActivity = performance.now();
-  private readonly onParentAbort: () => void;
+  private parent: AbortSignal | undefined;
+  private readonly onParentAbort = () => this.abort(this.parent?.reason);
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly parent?: AbortSignal,
+    parent?: AbortSignal,
   ) {
-    this.onParentAbort = () => this.abort(parent?.reason);
+    this.follow(parent);
+    this.schedule(timeoutMs);
+  }
+
+  /**
+   * Fire when this signal does instead of the one before: a call that outlives the graph step that
+   * started it (the speculative agent call, graphs/chat/speculation.ts) follows the step that adopts it.
+   */
+  follow(parent: AbortSignal | undefined): this {
+    this.parent?.removeEventListener("abort", this.onParentAbort);
+    this.parent = parent;
     if (parent?.aborted) this.abort(parent.reason);
     else parent?.addEventListener("abort", this.onParentAbort, { once: true });
-    this.schedule(timeoutMs);
+    return this;
   }
 
   get signal(): AbortSignal {

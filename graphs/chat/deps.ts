@@ -25,6 +25,8 @@ export interface ReferenceTools {
   /** The whole query as one passage reference, or null. */
   parsePassageQuery(query: string): ScriptureRef | null;
   formatReference(ref: ScriptureRef, lang: "en" | "es"): string;
+  /** The passages referred to in prose ("What does John 3:16 mean?"), in order. */
+  findReferences(text: string): { ref: ScriptureRef }[];
 }
 
 export interface LinkTools {
@@ -56,6 +58,8 @@ export interface ChatDeps {
   preflightModel: string;
   /** A key for runs whose context carries none: LangGraph Studio local debugging (.env) only; the service never sets it. */
   studioApiKey?: string | undefined;
+  /** PREFLIGHT_MODE: whether the agent's first call starts beside the classifier (speculation.ts) or after its verdict. */
+  preflightMode: "parallel" | "sequential";
   /** Agent model calls per request (AGENT_MAX_STEPS): the one source of the step limit. */
   maxSteps: number;
   /** PROVIDER_TIMEOUT_MS: the longest wait for response headers or for the next stream chunk. */

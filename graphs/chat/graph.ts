@@ -6,9 +6,16 @@ import { createClassifyPreflight } from "./nodes/classify-preflight.js";
 import { createConvertLinks } from "./nodes/convert-links.js";
 import { createRejectInput } from "./nodes/reject-input.js";
 import { createRespondCanned } from "./nodes/respond-canned.js";
+import { createRetrieveScripture } from "./nodes/retrieve-scripture.js";
 import { createValidateInput } from "./nodes/validate-input.js";
 import { routeAfterAgent, routeAfterPreflight, routeAfterValidate } from "./routing.js";
 import { ChatState } from "./state.js";
+
+/** What Studio shows on classifyPreflight: what it starts besides the classifier (PREFLIGHT_MODE=parallel). */
+const PARALLEL_NOTE = "with PREFLIGHT_MODE=parallel, the first callAgent call (over the retrieveScripture turn) beside the classifier; held until the verdict, closed unless it passes";
+
+/** What Studio shows on callAgent: where its first call may come from. */
+const FIRST_CALL_NOTE = "adopted from classifyPreflight when it started one; answer text leaves only from here";
 
 /** The wiring only: nodes and edges over the given deps (runtime.ts builds them; studio.ts serves Studio). */
 export function buildChatGraph(deps: ChatDeps) {
@@ -16,21 +23,25 @@ export function buildChatGraph(deps: ChatDeps) {
     new StateGraph(ChatState)
       // Guards the entry: a user turn last, known slugs and translation, a key.
       .addNode("validateInput", createValidateInput(deps))
-      // Rules, then the classifier model, sort the last user message into the spec's categories.
-      .addNode("classifyPreflight", createClassifyPreflight(deps))
+      // Rules, then the classifier model, sort the last user message into the spec's categories; the
+      // verdict decides every branch. In parallel mode the agent's first call starts beside the classifier.
+      .addNode("classifyPreflight", createClassifyPreflight(deps), { metadata: { starts: PARALLEL_NOTE } })
       // Greeting, fragment or support question: a canned reply, no agent.
       .addNode("respondCanned", createRespondCanned(deps))
       // Injection, inappropriate or invalid input: the content-filter outcome.
       .addNode("rejectInput", createRejectInput(deps))
+      // The service's search (and passage lookup) as a completed tool turn before the agent's first call.
+      .addNode("retrieveScripture", createRetrieveScripture(deps))
       // One model turn with the scripture tools; streams the answer turn.
-      .addNode("callAgent", createCallAgent(deps))
+      .addNode("callAgent", createCallAgent(deps), { metadata: { first_call: FIRST_CALL_NOTE } })
       // Runs the turn's tool calls and hands the results back to the agent.
       .addNode("callTools", createCallTools(deps))
       // Scripture references become reader links in the final content.
       .addNode("convertLinks", createConvertLinks(deps))
       .addEdge(START, "validateInput")
-      .addConditionalEdges("validateInput", routeAfterValidate, ["classifyPreflight", "callAgent"])
-      .addConditionalEdges("classifyPreflight", routeAfterPreflight, ["callAgent", "respondCanned", "rejectInput"])
+      .addConditionalEdges("validateInput", routeAfterValidate, ["classifyPreflight", "retrieveScripture"])
+      .addConditionalEdges("classifyPreflight", routeAfterPreflight, ["retrieveScripture", "respondCanned", "rejectInput"])
+      .addEdge("retrieveScripture", "callAgent")
       .addConditionalEdges("callAgent", routeAfterAgent, ["callTools", "convertLinks"])
       .addEdge("callTools", "callAgent")
       .addEdge("respondCanned", END)

@@ -3,15 +3,16 @@ import type { ChatRunConfig } from "./configuration.js";
 import { PREFLIGHT_ACTION } from "./contract.js";
 import type { ChatStateValue } from "./state.js";
 
-export function routeAfterValidate(_state: ChatStateValue, config: ChatRunConfig): "classifyPreflight" | "callAgent" {
-  return (config.context as { skipPreflight?: boolean } | undefined)?.skipPreflight === true ? "callAgent" : "classifyPreflight";
+export function routeAfterValidate(_state: ChatStateValue, config: ChatRunConfig): "classifyPreflight" | "retrieveScripture" {
+  return (config.context as { skipPreflight?: boolean } | undefined)?.skipPreflight === true ? "retrieveScripture" : "classifyPreflight";
 }
 
-const AFTER_PREFLIGHT = { agent: "callAgent", canned: "respondCanned", refused: "rejectInput" } as const;
+/** The agent's way starts with the prefetched retrieval (retrieveScripture), then callAgent. */
+const AFTER_PREFLIGHT = { agent: "retrieveScripture", canned: "respondCanned", refused: "rejectInput" } as const;
 
 /** The contract's PREFLIGHT_ACTION says what each category does; this only names the node that does it. */
-export function routeAfterPreflight(state: ChatStateValue): "callAgent" | "respondCanned" | "rejectInput" {
-  return state.category ? AFTER_PREFLIGHT[PREFLIGHT_ACTION[state.category]] : "callAgent";
+export function routeAfterPreflight(state: ChatStateValue): "retrieveScripture" | "respondCanned" | "rejectInput" {
+  return state.category ? AFTER_PREFLIGHT[PREFLIGHT_ACTION[state.category]] : "retrieveScripture";
 }
 
 export function routeAfterAgent(state: ChatStateValue): "callTools" | "convertLinks" {

@@ -4,7 +4,7 @@ import type { Config } from "../../src/config.js";
 import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
 import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
-import { formatReference, parsePassageQuery } from "../../src/scripture/references.js";
+import { findReferences, formatReference, parsePassageQuery } from "../../src/scripture/references.js";
 import { ANSWER_SINK, isAnswerEvent } from "./answer/answer-stream.js";
 import { type ChatOutcome, type ChatRequestContext, type Citation, type ChatTurn, DEFAULT_API_KEY_PREFIXES, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
 import type { BibleSource, ChatDeps, GraphLogger, LinkTools, ScriptureSearcher } from "./deps.js";
@@ -16,10 +16,11 @@ import { createModelClient } from "./models.js";
 import { DEFAULT_PROVIDER, providerTable, type ProviderTable } from "./providers.js";
 import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
+import { discardSpeculation } from "./speculation.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
 export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes"> &
-  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models" | "supportReply">>;
+  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models" | "supportReply" | "preflightMode">>;
 
 /** The providers configuration names: OPENAI_BASE_URL (with MODELS, PREFLIGHT_MODEL, API_KEY_PREFIXES) and each PROVIDER_<NAME>_*. */
 export function providersFrom(config: ChatRuntimeConfig): ProviderTable {
@@ -65,9 +66,9 @@ export interface ChatRuntime {
   run: RunChat;
 }
 
-/** Enough supersteps for validate, preflight, every agent/tools round and link conversion. */
+/** Enough supersteps for validate, preflight, retrieval, every agent/tools round and link conversion. */
 export function recursionLimitFor(maxSteps: number): number {
-  return 2 * maxSteps + 6;
+  return 2 * maxSteps + 7;
 }
 
 /**
@@ -100,7 +101,7 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
     get search() {
       return parts.search;
     },
-    references: { parsePassageQuery, formatReference },
+    references: { parsePassageQuery, formatReference, findReferences },
     get links() {
       return parts.links ?? { convertLinks, createLinkStream };
     },
@@ -115,6 +116,9 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
     },
     get maxSteps() {
       return config.agentMaxSteps;
+    },
+    get preflightMode() {
+      return config.preflightMode ?? "parallel";
     },
     get providerTimeoutMs() {
       return config.provider.timeoutMs;
@@ -197,6 +201,9 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
     if (err instanceof GraphRecursionError) throw agentStepLimit(deps.maxSteps);
     throw err;
+  } finally {
+    // A speculative agent call no step adopted (the run failed or was aborted in between) is closed here.
+    discardSpeculation(ctx);
   }
   if (!final) throw new Error("chat graph produced no state");
   const category = final.category;

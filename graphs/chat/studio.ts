@@ -63,6 +63,9 @@ export function studioRuntime(): ChatRuntime {
     get agentMaxSteps() {
       return config().agentMaxSteps;
     },
+    get preflightMode() {
+      return config().preflightMode;
+    },
     get studioApiKey() {
       return config().studioApiKey;
     },

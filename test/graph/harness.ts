@@ -32,13 +32,29 @@ export interface Harness {
   ): Promise<ChatOutcome & { deltas: string[]; content: string }>;
   /** The provider calls that offered tools: the agent's turns, preflight left out. */
   agentCalls(): ChatRequest[];
-  /** The agent calls `name` with `args` in its first turn, then answers `answer` once it has the result. */
+  /**
+   * The agent calls `name` with `args` in its first turn (after the service's prefetched turn), then
+   * answers `answer` once it has that call's result.
+   */
   scriptToolTurn(name: string, args: unknown, answer?: string): void;
   close(): Promise<void>;
 }
 
-/** The tool results a provider call carried, as the model reads them. */
-export const toolResults = (r: ChatRequest): string[] => r.body.messages.filter((m) => m.role === "tool").map(messageText);
+/**
+ * The results of the latest tool round a provider call carried (the tool messages after its last
+ * assistant tool-call message), as the model reads them: after a scripted tool turn, that tool's
+ * results; in a first call, the service's prefetched turn.
+ */
+export const toolResults = (r: ChatRequest): string[] => {
+  const messages = r.body.messages;
+  const round = messages.map((m) => (m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0 ? 1 : 0)).lastIndexOf(1);
+  return messages.slice(round + 1).filter((m) => m.role === "tool").map(messageText);
+};
+
+/** The tool calls of the latest assistant tool-call message a provider call carried. */
+export const lastToolCalls = (r: ChatRequest) => r.body.messages.filter((m) => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0).at(-1)?.tool_calls ?? [];
+
+let scripted = 0;
 
 export function context(overrides: Partial<ChatRequestContext> = {}): ChatRequestContext {
   return {
@@ -66,6 +82,8 @@ export interface HarnessOptions extends Partial<Omit<ChatRuntimeParts, "logger">
   tracing?: boolean;
   /** SUPPORT_REPLY (the default, "empty", unless set). */
   supportReply?: "empty" | "text";
+  /** PREFLIGHT_MODE (the service's default, parallel, unless set). */
+  preflightMode?: "parallel" | "sequential";
 }
 
 /**
@@ -77,7 +95,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   bibles ??= loadBibleLibrary();
   prompts ??= loadPrompts();
   const logs: LogLine[] = [];
-  const { maxSteps = 4, providerTimeoutMs = 5_000, tracing = false, supportReply, ...parts } = options;
+  const { maxSteps = 4, providerTimeoutMs = 5_000, tracing = false, supportReply, preflightMode, ...parts } = options;
   const config = loadConfig({
     OPENAI_BASE_URL: provider.baseURL,
     AGENT_MAX_STEPS: String(maxSteps),
@@ -86,6 +104,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     PREFLIGHT_MODEL: "gpt-4.1-mini",
     LANGSMITH_TRACING: String(tracing),
     SUPPORT_REPLY: supportReply,
+    PREFLIGHT_MODE: preflightMode,
   });
   const runtime = buildChatRuntime(config, {
     prompts,
@@ -124,8 +143,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     agentCalls: () => provider.chatRequests.filter((r) => (r.body.tools?.length ?? 0) > 0),
     scriptToolTurn(name, args, answer = "Done.") {
-      provider.on(match.all(match.agent(), match.afterToolResult()), reply.text(answer));
-      provider.on(match.agent(), reply.toolCall(name, args));
+      // The answer waits for this call's own result: the prefetched turn's results are not it.
+      const id = `call_scripted${++scripted}`;
+      const answered = (r: ChatRequest) => r.body.messages.some((m) => m.role === "tool" && m.tool_call_id === id);
+      provider.on(match.all(match.agent(), answered), reply.text(answer));
+      provider.on(match.agent(), reply.toolCalls([{ name, args, id }]));
     },
     close: () => provider.close(),
   };

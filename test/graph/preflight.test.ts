@@ -5,7 +5,9 @@ import { startHarness, type Harness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  // PREFLIGHT_MODE=sequential: the verdicts, and that this path never calls the agent for a canned or
+  // rejected message. speculation.test.ts holds the parallel mode to the same outcomes.
+  h = await startHarness({ preflightMode: "sequential" });
 });
 afterAll(() => h.close());
 beforeEach(() => h.provider.reset());

@@ -131,11 +131,14 @@ describe("abort", () => {
 
   it("when the caller aborts during preflight, then the classifier request is closed too", async () => {
     h.provider.on(match.structured(), reply.hang());
+    // The agent's first call, started beside the classifier, is still open when the caller leaves.
+    h.provider.on(match.agent(), reply.hang());
     const controller = new AbortController();
     const running = h.run(QUESTION, {}, { signal: controller.signal });
-    await h.provider.waitFor((p) => p.chatRequests.length === 1, 2_000);
+    await h.provider.waitFor((p) => p.chatRequests.length === 2, 2_000);
     controller.abort(new Error("gone"));
     await expect(running).rejects.toThrow("gone");
-    await h.provider.waitFor((p) => p.stats.abortedRequests === 1, 2_000);
+    await h.provider.waitFor((p) => p.stats.abortedRequests === 2, 2_000);
+    expect(h.provider.chatRequests.every((r) => r.aborted)).toBe(true);
   });
 });

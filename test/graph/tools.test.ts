@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { match, messageText, reply } from "../fakes/index.js";
-import { KEY, startHarness, toolResults, type Harness } from "./harness.js";
+import { KEY, lastToolCalls, startHarness, toolResults, type Harness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -16,8 +16,7 @@ describe("agent tools", () => {
     const out = await h.run("What does John 3:16 say?", { skipPreflight: true });
     expect(out).toMatchObject({ kind: "answer", content: "Done." });
     const second = h.agentCalls()[1]!;
-    const assistant = second.body.messages.find((m) => m.role === "assistant");
-    expect(assistant?.tool_calls?.[0]?.function.name).toBe("lookup_passage");
+    expect(lastToolCalls(second)[0]?.function.name).toBe("lookup_passage");
     const [result] = toolResults(second);
     expect(result).toContain("John 3:16 (World English Bible, eng-web)");
     expect(result).toContain("16 For God so loved the world, that he gave his only born Son");
@@ -66,8 +65,8 @@ describe("agent tools", () => {
     const out = await h.run("What does John 3:16 say?", { skipPreflight: true });
     expect(out.kind).toBe("answer");
     const second = h.agentCalls()[1]!;
-    const call = second.body.messages.find((m) => m.role === "assistant")?.tool_calls?.[0];
-    const tool = second.body.messages.find((m) => m.role === "tool");
+    const call = lastToolCalls(second)[0];
+    const tool = second.body.messages.findLast((m) => m.role === "tool");
     expect(tool?.tool_call_id).toBe(call?.id);
     expect(messageText(tool)).toMatch(/not valid JSON/);
   });

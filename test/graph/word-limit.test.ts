@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HOLD_CHARS, TurnGate } from "../../graphs/chat/answer/turn-gate.js";
+import { HOLD_CHARS, readOpening, TurnGate } from "../../graphs/chat/answer/turn-gate.js";
 import { CARE_EXTRA_WORDS, limitWords, SENTENCE_WINDOW, WordLimiter } from "../../graphs/chat/answer/word-limit.js";
 
 const wordArb = fc.constantFrom("grace", "God", "love.", "John", "3:16", "faith!", "hope?", "(see", "it).", "“Amen.”", "peace,", "a", "Dios.", "¿qué?");
@@ -162,6 +162,26 @@ describe("turn gate", () => {
   it("when the turn cannot call tools, then text streams at once", () => {
     const gate = new TurnGate(false);
     expect(gate.text("In the")).toBe("In the");
+  });
+
+  it("when a turn after a tool round opens like an answer, then it streams from its first word; when it opens like chatter, then it is held", () => {
+    const answer = new TurnGate("stream");
+    expect(answer.text("Grace")).toBe("");
+    expect(answer.text(" is")).toBe("Grace is");
+    expect(answer.text(" free.")).toBe(" free.");
+    const unsure = new TurnGate("stream");
+    expect(unsure.text("I understand how")).toBe("");
+    expect(unsure.text(" hard this is.")).toBe("I understand how hard this is.");
+    for (const chatter of ["Let me look that up.", "I'll search for it. ", "One moment please", "Déjame buscar eso."]) {
+      const gate = new TurnGate("stream");
+      expect(gate.text(chatter), chatter).toBe("");
+      gate.toolCallSeen();
+      expect(gate.isToolTurn, chatter).toBe(true);
+      expect(gate.end(), chatter).toBe("");
+    }
+    expect(readOpening("Let me explain. ")).toBe("chatter");
+    expect(readOpening("Jesus said")).toBe("answer");
+    expect(readOpening("I")).toBe("undecided");
   });
 
   it("when the turn follows a tool round, then text streams at once and a later tool call is ignored", () => {

@@ -3,21 +3,28 @@ import { describe, expect, it } from "vitest";
 import { graph } from "../../graphs/chat/studio.js";
 import { PICTURE_END, PICTURE_START, pictureBlock, withPicture } from "../../graphs/chat/picture.js";
 
+const GRAPH_DOC = new URL("../../docs/graph.md", import.meta.url);
 const README = new URL("../../README.md", import.meta.url);
 
-describe("the graph picture in the README", () => {
-  it("when the compiled graph is drawn, then the README holds exactly that drawing (else run npm run graph)", () => {
-    const readme = readFileSync(README, "utf8");
+describe("the graph picture in docs/graph.md (and the README while it shows one)", () => {
+  it("when the compiled graph is drawn, then docs/graph.md holds exactly that drawing (else run npm run graph)", () => {
+    const doc = readFileSync(GRAPH_DOC, "utf8");
     const mermaid = graph.getGraph().drawMermaid();
-    expect(readme, "README.md graph picture is stale: run `npm run graph`").toContain(pictureBlock(mermaid));
+    expect(doc, "docs/graph.md graph picture is stale: run `npm run graph`").toContain(pictureBlock(mermaid));
+    const readme = readFileSync(README, "utf8");
+    if (readme.includes(PICTURE_START)) expect(readme, "README.md graph picture is stale: run `npm run graph`").toContain(pictureBlock(mermaid));
   });
 
   it("when the drawing is built, then every node and conditional branch of the graph is in it", () => {
     const mermaid = graph.getGraph().drawMermaid();
-    for (const node of ["validateInput", "classifyPreflight", "respondCanned", "rejectInput", "callAgent", "callTools", "convertLinks"]) {
-      expect(mermaid).toContain(`\t${node}(${node})`);
+    for (const node of ["validateInput", "classifyPreflight", "respondCanned", "rejectInput", "retrieveScripture", "callAgent", "callTools", "convertLinks"]) {
+      expect(mermaid).toContain(`\t${node}(${node}`);
     }
     expect(mermaid).toContain("classifyPreflight -.-> rejectInput;");
+    expect(mermaid).toContain("classifyPreflight -.-> retrieveScripture;");
+    expect(mermaid).toContain("retrieveScripture --> callAgent;");
+    // What the preflight starts beside the classifier is written on it (node metadata, as Studio shows it).
+    expect(mermaid).toMatch(/classifyPreflight\(classifyPreflight<hr\/>.*PREFLIGHT_MODE=parallel/);
     expect(mermaid).toContain("callAgent -.-> callTools;");
   });
 

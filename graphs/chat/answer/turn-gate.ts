@@ -10,22 +10,50 @@
  *     from there on, its text streams, and a tool call that follows is dropped;
  *   - the provider fails or stalls mid-turn (release()): what it said so far goes out before the error,
  *     so a stream that stalls after two sentences shows them rather than nothing.
- * A turn after a tool round is almost always the answer, and its first words should not wait: it
- * streams at once (mode "stream"). It is still a tool turn when its tool call comes before any text
- * (the usual shape of a second search); a tool call that follows text already sent is dropped as
- * above. A turn that cannot call tools (tool_choice "none", mode "answer") streams at once and is
- * never a tool turn.
+ * A turn after a tool round (the service's prefetched retrieval counts as one, so this is usually the
+ * first turn) is almost always the answer, and its first words should not wait: it streams from its
+ * first word (mode "stream"), unless that word can open the formulaic chatter models write before a
+ * call ("Let me look that up", "I'll search", "Un momento", CHATTER_OPENING): then the gate waits for
+ * the first few words, and text that opens that way is held as in the first mode. It is still a tool
+ * turn when its tool call comes before any text has gone out (the usual shape of a second search); a
+ * tool call that follows text already sent is dropped as above. A turn that cannot call tools
+ * (tool_choice "none", mode "answer") streams at once and is never a tool turn.
  * Both the streaming and the non-streaming path run through this gate, so they answer alike.
  */
 export const HOLD_CHARS = 200;
 
 const SENTENCE_END = /[.!?…。！？]["'”’»)\]*_]*(\s|$)/u;
 
+/** How models open the text they write before calling a tool, in the service's languages (lower case, straight apostrophes). */
+export const CHATTER_OPENING =
+  /^(?:let me|let's|let us|i'll|i will|i'm going to|i am going to|i need to|i'd like to|one moment|just a moment|give me a moment|allow me|first,? (?:i|let)|to answer (?:this|that|your)|(?:okay|ok|sure|alright),? (?:let|i'll|i will)|voy a|déjame|dejame|permíteme|permiteme|un momento|primero,? (?:voy|déjame|dejame|busco|buscaré)|buscaré|busquemos|vamos a buscar)\b/u;
+
+/** First words CHATTER_OPENING can start with: any other first word is the answer's. */
+const CHATTER_FIRST_WORDS = new Set(["let", "let's", "i'll", "i", "i'm", "i'd", "one", "just", "give", "allow", "first", "first,", "to", "okay", "okay,", "ok", "ok,", "sure", "sure,", "alright", "alright,", "voy", "déjame", "dejame", "permíteme", "permiteme", "un", "primero", "primero,", "buscaré", "busquemos", "vamos"]);
+
+/** Words (or characters) after which an opening is decided either way. */
+const OPENING_WORDS = 4;
+const OPENING_CHARS = 40;
+
+/** Whether the turn's opening text reads as chatter, as the answer, or cannot tell yet. */
+export function readOpening(text: string): "chatter" | "answer" | "undecided" {
+  const opening = text.trimStart().toLowerCase().replace(/[’‘]/g, "'");
+  const words = opening.split(/\s+/).filter(Boolean);
+  const complete = /\s$/.test(opening) ? words.length : words.length - 1;
+  if (complete === 0 && opening.length < OPENING_CHARS && !SENTENCE_END.test(opening)) return "undecided";
+  if (!CHATTER_FIRST_WORDS.has(words[0]!)) return "answer";
+  if (CHATTER_OPENING.test(opening)) return "chatter";
+  const decided = complete >= OPENING_WORDS || opening.length >= OPENING_CHARS || SENTENCE_END.test(opening);
+  return decided ? "answer" : "undecided";
+}
+
 export class TurnGate {
   private held = "";
   private committed: boolean;
   /** Whether a tool call may still make this a tool turn once text streams (mode "stream", until text goes out). */
   private openToTools: boolean;
+  /** Mode "stream" before its opening words are read (readOpening). */
+  private opening: boolean;
   private toolCall = false;
   /** The model asked for a tool in this turn, whether or not the call is honoured. */
   calledTools = false;
@@ -35,8 +63,9 @@ export class TurnGate {
    * answer (after a tool round); "answer" (or false) for one that cannot call tools (tool_choice "none").
    */
   constructor(mode: "hold" | "stream" | "answer" | boolean = "hold") {
-    this.committed = mode === "stream" || mode === "answer" || mode === false;
+    this.committed = mode === "answer" || mode === false;
     this.openToTools = mode === "stream";
+    this.opening = mode === "stream";
   }
 
   /** Text to release to the answer now (empty while held or dropped). */
@@ -47,6 +76,13 @@ export class TurnGate {
       return piece;
     }
     this.held += piece;
+    if (this.opening) {
+      const read = readOpening(this.held);
+      if (read === "undecided") return "";
+      this.opening = false;
+      // The answer's first words go out now; chatter's are held as in a first turn.
+      if (read === "answer") return this.text(this.commit());
+    }
     if (this.held.length >= HOLD_CHARS && SENTENCE_END.test(this.held)) return this.commit();
     return "";
   }

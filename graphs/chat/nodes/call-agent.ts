@@ -4,13 +4,15 @@ import { groundingOptions } from "../answer/grounding.js";
 import { countQuotes } from "../../../src/scripture/quotes/index.js";
 import { TurnGate } from "../answer/turn-gate.js";
 import { startCall } from "../call-metrics.js";
-import { resolveContext, type ChatRunConfig } from "../configuration.js";
+import { resolveContext, type ChatContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
 import { agentStepLimit } from "../errors.js";
 import { lastUserText, promptChars, toProviderMessages, userTexts } from "../messages.js";
 import { needsCare } from "../preflight-rules.js";
-import type { ChatCompletionTool } from "../models.js";
+import type { AgentRequest, ChatCompletionTool } from "../models.js";
+import { adoptSpeculation, holdSpeculation, SpeculativeCall } from "../speculation.js";
+import type { BaseMessage } from "@langchain/core/messages";
 import { buildSystemPrompt, contextPassage } from "../prompts.js";
 import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
@@ -56,45 +58,90 @@ function finishCalls(pending: PendingCall[]): { calls: ToolCall[]; invalid: Inva
  * to the "custom" stream. Usage is read from the provider's last chunk and added to the run's state.
  * The last allowed step is called with tool_choice "none" so the agent answers with what it has.
  */
+/** The run's context object: every node of one run sees the same one (speculation.ts keys on it). */
+export function runKey(config: ChatRunConfig): object | undefined {
+  return typeof config.context === "object" && config.context !== null ? config.context : undefined;
+}
+
+/**
+ * The provider request of one agent step: the request's system prompt (built at the first step and
+ * reused by the later ones), the conversation so far, the tools, and tool_choice "none" on the last
+ * allowed step. The speculative first call (classifyPreflight) is built here too, so it is the
+ * request callAgent would have sent.
+ */
+export function agentRequest(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], step: number): AgentRequest {
+  let system = systemPrompts.get(ctx);
+  if (system === undefined) {
+    system = buildSystemPrompt({
+      prompts: deps.prompts,
+      ctx,
+      lastUserText: lastUserText(messages),
+      care: needsCare(userTexts(messages)),
+      passage: contextPassage(ctx, deps.bibles, deps.references),
+    });
+    systemPrompts.set(ctx, system);
+  }
+  const finalStep = step >= deps.maxSteps;
+  return {
+    messages: toProviderMessages(system, messages),
+    tools: toolDefinitions(deps, ctx) as ChatCompletionTool[],
+    ...(finalStep ? { toolChoice: "none" as const } : {}),
+  };
+}
+
+/**
+ * Starts the agent's first call for `messages` (the conversation and the prefetched tool turn) and
+ * holds it for the run: callAgent adopts it when the preflight verdict passes, classifyPreflight
+ * discards it otherwise. `signal`: the starting step's, so a caller who leaves meanwhile closes it.
+ */
+export function startSpeculation(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], run: object, signal: AbortSignal | undefined): SpeculativeCall {
+  const request = agentRequest(deps, ctx, messages, 1);
+  const call = new SpeculativeCall(
+    request.messages,
+    messages.length,
+    new Deadline(deps.providerTimeoutMs, signal),
+    startCall(deps.metrics, "agent", ctx.provider?.name),
+    (s) => deps.models.streamAgent(ctx, request, s),
+  );
+  holdSpeculation(run, call);
+  return call;
+}
+
+/**
+ * One agent turn. The provider is called with the plain client and always streams, in both response
+ * modes, so that both modes run the same code: the turn gate keeps pre-tool-call chatter out, the
+ * word limit cuts (and aborts the upstream call), links are converted on the way, and the pieces go
+ * to the "custom" stream. Usage is read from the provider's last chunk and added to the run's state.
+ * The last allowed step is called with tool_choice "none" so the agent answers with what it has.
+ * The first step adopts the call classifyPreflight started beside the classifier when there is one
+ * (PREFLIGHT_MODE=parallel): its held chunks come first, then the live ones, through the same code.
+ */
 export function createCallAgent(deps: ChatDeps) {
   return async function callAgent(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
     const ctx = resolveContext(config, deps);
     const step = state.steps + 1;
     const finalStep = step >= deps.maxSteps;
-    // The care note in the prompt and the word limiter's respect for the help line follow one decision.
+    // The care note in the prompt and the word limiter's respect for the help line follow one decision (agentRequest builds the note).
     const care = needsCare(userTexts(state.messages));
-    let system = systemPrompts.get(ctx);
-    if (system === undefined) {
-      system = buildSystemPrompt({
-        prompts: deps.prompts,
-        ctx,
-        lastUserText: lastUserText(state.messages),
-        care,
-        passage: contextPassage(ctx, deps.bibles, deps.references),
-      });
-      systemPrompts.set(ctx, system);
-    }
-    const messages = toProviderMessages(system, state.messages);
+    const speculative = step === 1 ? adoptSpeculation(runKey(config), state.messages.length) : undefined;
+    const request = speculative ? undefined : agentRequest(deps, ctx, state.messages, step);
+    const messages = speculative ? speculative.messages : request!.messages;
     // The service's run hands its delta listener straight to the node (one call per piece); a run
     // without one (LangGraph Studio) gets the pieces on LangGraph's custom stream.
     const sink = (config.configurable as { [ANSWER_SINK]?: (text: string) => void } | undefined)?.[ANSWER_SINK];
     const emit = sink ?? ((text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent));
     const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit, { care });
-    // After a tool round the turn is almost always the answer: it streams as it comes (see TurnGate).
+    // After a tool round (the prefetched one included) the turn is almost always the answer: it streams as it comes (see TurnGate).
     const afterTools = state.messages.some((m) => m.getType() === "tool");
     const gate = new TurnGate(finalStep ? "answer" : afterTools ? "stream" : "hold");
-    const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
+    const deadline = speculative ? speculative.deadline.follow(config.signal) : new Deadline(deps.providerTimeoutMs, config.signal);
     const pending: PendingCall[] = [];
     let finish: string | null | undefined;
     let usage: Usage | undefined;
     let received = 0;
-    const done = startCall(deps.metrics, "agent", ctx.provider?.name);
+    const done = speculative ? speculative.done : startCall(deps.metrics, "agent", ctx.provider?.name);
     try {
-      const stream = await deps.models.streamAgent(
-        ctx,
-        { messages, tools: toolDefinitions(deps, ctx) as ChatCompletionTool[], ...(finalStep ? { toolChoice: "none" as const } : {}) },
-        deadline.signal,
-      );
+      const stream = speculative ? speculative.chunks() : await deps.models.streamAgent(ctx, request!, deadline.signal);
       for await (const chunk of stream) {
         deadline.arm();
         if (chunk.usage) usage = fromProvider(chunk.usage);

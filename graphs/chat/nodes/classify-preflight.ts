@@ -1,4 +1,3 @@
-import type { ChatCompletion } from "openai/resources/chat/completions";
 import { startCall } from "../call-metrics.js";
 import { z } from "zod";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
@@ -9,7 +8,11 @@ import { classifierInput } from "../preflight-input.js";
 import { classifyByRules } from "../preflight-rules.js";
 import { isCallerAbort, toProviderError, upstreamTimeout } from "../provider-errors.js";
 import { PREFLIGHT_CATEGORIES, type ChatStateUpdate, type ChatStateValue } from "../state.js";
-import { fromProvider, NO_USAGE } from "../usage.js";
+import { addUsage, fromProvider, NO_USAGE } from "../usage.js";
+import { PREFLIGHT_ACTION } from "../contract.js";
+import { prefetchTurn } from "../prefetch.js";
+import { discardSpeculation, type SpeculativeCall } from "../speculation.js";
+import { runKey, startSpeculation } from "./call-agent.js";
 
 export const PreflightSchema = z.object({
   category: z.enum(PREFLIGHT_CATEGORIES).describe("The single category that fits the user's message best."),
@@ -38,6 +41,11 @@ function parseClassification(content: string | null | undefined): z.infer<typeof
  * that answers nonsense fails open to the agent: the guardrails still apply there, and refusing a
  * sincere question because a cheap model stumbled is the worse error. Provider failures (key, rate
  * limit, outage, timeout) propagate: the agent call would meet the same provider.
+ *
+ * PREFLIGHT_MODE=parallel: when the classifier must run, the agent's first call starts beside it
+ * (over the prefetched tool turn, prefetch.ts) and is held (speculation.ts): nothing of it leaves
+ * before the verdict. A verdict that sends the message to the agent leaves it for callAgent to adopt;
+ * any other verdict, and a classifier failure, close it at once, and its cost joins this node's usage.
  */
 export function createClassifyPreflight(deps: ChatDeps) {
   const failOpen = (): ChatStateUpdate => {
@@ -61,9 +69,9 @@ export function createClassifyPreflight(deps: ChatDeps) {
 
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
     const done = startCall(deps.metrics, "preflight", ctx.provider?.name);
-    let completion: ChatCompletion;
-    try {
-      completion = await deps.models.classify(
+    // Settled into a value at once, so a classifier that fails while the speculation starts is no unhandled rejection.
+    const classified = deps.models
+      .classify(
         ctx,
         {
           messages: [
@@ -73,26 +81,52 @@ export function createClassifyPreflight(deps: ChatDeps) {
           schema: PREFLIGHT_SCHEMA,
         },
         deadline.signal,
+      )
+      .then(
+        (completion) => ({ completion }),
+        (error: unknown) => ({ error }),
       );
+    const run = runKey(config);
+    let speculative: SpeculativeCall | undefined;
+    let outcome: Awaited<typeof classified>;
+    try {
+      if (deps.preflightMode === "parallel" && run) {
+        const turn = await prefetchTurn(deps, ctx, state.messages, config);
+        speculative = startSpeculation(deps, ctx, [...state.messages, ...turn], run, config.signal);
+      }
+      outcome = await classified;
     } catch (err) {
+      // Only the caller leaving gets here (prefetch and the classifier settle into values).
+      deadline.abort(err);
+      discardSpeculation(run, err);
+      throw err;
+    } finally {
+      deadline.stop();
+    }
+    if ("error" in outcome) {
+      const err = outcome.error;
       if (isCallerAbort(config.signal)) {
         done(err, true);
+        discardSpeculation(run, err);
         throw err;
       }
       const mapped = deadline.timedOut
         ? upstreamTimeout(deps.providerNameFor(ctx), deps.providerTimeoutMs)
         : toProviderError(err, { provider: deps.providerNameFor(ctx), model: ctx.preflightModel, timeoutMs: deps.providerTimeoutMs });
       done(mapped);
+      // The run fails as the sequential one would; the speculative call is closed before it does.
+      discardSpeculation(run, mapped);
       throw mapped;
-    } finally {
-      deadline.stop();
     }
     done(undefined);
-    const usage = completion.usage ? fromProvider(completion.usage) : NO_USAGE;
+    const { completion } = outcome;
+    let usage = completion.usage ? fromProvider(completion.usage) : NO_USAGE;
     if (completion.usage) deps.metrics?.tokens({ prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens });
     const parsed = parseClassification(completion.choices?.[0]?.message?.content);
-    if (!parsed) return { ...failOpen(), usage };
-    deps.metrics?.preflight(parsed.category);
-    return { category: parsed.category, classifiedBy: "model", usage };
+    const update = parsed ? { category: parsed.category, classifiedBy: "model" as const } : failOpen();
+    if (parsed) deps.metrics?.preflight(parsed.category);
+    // The verdict: the agent adopts the speculative call, or it is closed now and its cost counted.
+    if (speculative && PREFLIGHT_ACTION[update.category!] !== "agent") usage = addUsage(usage, discardSpeculation(run) ?? NO_USAGE);
+    return { ...update, usage };
   };
 }
