@@ -49,12 +49,12 @@ const toolResults = (provider: FakeProvider) =>
 /** Chat with search down: the model calls search (told it failed), then lookup_passage (local corpus), then answers. */
 async function chatWithSearchDown(s: RunningService, stream: boolean) {
   s.provider.reset();
-  s.provider.enqueue(
-    reply.normal(), // preflight: the default script lets the question through
-    reply.toolCall("search_scripture", { query: "patience" }),
-    reply.toolCall("lookup_passage", { reference: "James 1:3" }),
-    reply.text("Patience grows under testing, as James 1:3 says."),
-  );
+  // The classifier and the agent's first call run side by side (PREFLIGHT_MODE=parallel), so replies
+  // are picked by what a request is, not by arrival order; the agent's turns follow one another.
+  s.provider.on(match.structured(), reply.normal()); // preflight: the default script lets the question through
+  s.provider.once(match.agent(), reply.toolCall("search_scripture", { query: "patience" }));
+  s.provider.once(match.agent(), reply.toolCall("lookup_passage", { reference: "James 1:3" }));
+  s.provider.once(match.agent(), reply.text("Patience grows under testing, as James 1:3 says."));
   const out = await ask(s.client(KEY), stream);
   expect(out).toMatchObject({ status: 200 });
   expect(out.text).toContain("James 1:3");

@@ -54,6 +54,12 @@ export const toolResults = (r: ChatRequest): string[] => {
 /** The tool calls of the latest assistant tool-call message a provider call carried. */
 export const lastToolCalls = (r: ChatRequest) => r.body.messages.filter((m) => m.role === "assistant" && (m.tool_calls?.length ?? 0) > 0).at(-1)?.tool_calls ?? [];
 
+/** Matches a provider call that carries the result of the tool call `id` (the model's own call, not the prefetched turn). */
+export const answers =
+  (id: string) =>
+  (r: ChatRequest): boolean =>
+    r.body.messages.some((m) => m.role === "tool" && m.tool_call_id === id);
+
 let scripted = 0;
 
 export function context(overrides: Partial<ChatRequestContext> = {}): ChatRequestContext {
@@ -145,8 +151,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     scriptToolTurn(name, args, answer = "Done.") {
       // The answer waits for this call's own result: the prefetched turn's results are not it.
       const id = `call_scripted${++scripted}`;
-      const answered = (r: ChatRequest) => r.body.messages.some((m) => m.role === "tool" && m.tool_call_id === id);
-      provider.on(match.all(match.agent(), answered), reply.text(answer));
+      provider.on(match.all(match.agent(), answers(id)), reply.text(answer));
       provider.on(match.agent(), reply.toolCalls([{ name, args, id }]));
     },
     close: () => provider.close(),

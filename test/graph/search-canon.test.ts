@@ -3,8 +3,8 @@ import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import type { SearchRequest } from "../../src/scripture/search/search.js";
 import { startSearchService, type SearchService } from "../../src/scripture/search/service.js";
 import { SEARCH_SCRIPTURE_DESCRIPTION } from "../../graphs/chat/tools/search-scripture.js";
-import { type ChatRequest, match, messageText, reply } from "../fakes/index.js";
-import { startHarness, type Harness } from "./harness.js";
+import type { ChatRequest } from "../fakes/index.js";
+import { startHarness, toolResults, type Harness } from "./harness.js";
 
 /**
  * The agent's search tool against the real index (shared Chroma of the run): what the model asks for
@@ -38,11 +38,11 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const toolResult = (r: ChatRequest) => messageText(r.body.messages.find((m) => m.role === "tool"));
+/** The result of the model's own (scripted) call: the latest tool round, after the prefetched one. */
+const toolResult = (r: ChatRequest) => toolResults(r)[0] ?? "";
 
 function script(harness: Harness, name: string, args: unknown) {
-  harness.provider.on(match.all(match.agent(), match.afterToolResult()), reply.text("Done."));
-  harness.provider.on(match.agent(), reply.toolCall(name, args));
+  harness.scriptToolTurn(name, args);
 }
 
 describe("the agent's search tool", () => {
@@ -50,7 +50,11 @@ describe("the agent's search tool", () => {
     const query = "  Do not be anxious; cast your cares on him (1 Peter 5)  ";
     script(h, "search_scripture", { query, limit: 3 });
     await h.run("How do I stop worrying?", { skipPreflight: true, bibleId: "eng-kjv" });
-    expect(seen).toEqual([{ query, bibleId: "eng-kjv", limit: 3 }]);
+    // First the service's prefetched search of the question, then the model's own, each unchanged.
+    expect(seen).toEqual([
+      { query: "How do I stop worrying?", bibleId: "eng-kjv", limit: 4 },
+      { query, bibleId: "eng-kjv", limit: 3 },
+    ]);
   });
 
   it("when the tool result comes back, then each chapter names its best verses and shows them numbered", async () => {

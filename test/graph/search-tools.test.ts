@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { startSearchService, type SearchService } from "../../src/scripture/search/service.js";
-import { type ChatRequest, messageText } from "../fakes/index.js";
-import { startHarness, type Harness } from "./harness.js";
+import type { ChatRequest } from "../fakes/index.js";
+import { startHarness, toolResults, type Harness } from "./harness.js";
 
 /** The agent's search tools against the real index on the run's shared Chroma (test/helpers/global-index.ts). */
 let h: Harness;
@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 beforeEach(() => h.provider.reset());
 
-const toolResult = (r: ChatRequest) => messageText(r.body.messages.find((m) => m.role === "tool"));
+/** The result of the model's own (scripted) call: the latest tool round, after the prefetched one. */
+const toolResult = (r: ChatRequest) => toolResults(r)[0] ?? "";
 
 describe("search tools on the real index", () => {
   it("when the agent searches by meaning, then it reads ranked chapters with references and the verses that matched, numbered", async () => {

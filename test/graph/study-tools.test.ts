@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_PROMPTS_DIR, loadPrompts } from "../../src/prompts/loader.js";
 import { match, reply } from "../fakes/index.js";
-import { startHarness, toolResults, type Harness } from "./harness.js";
+import { answers, startHarness, toolResults, type Harness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -18,13 +18,15 @@ beforeEach(() => h.provider.reset());
  * The agent calls `name` first; once it has the result it answers with the result's line that
  * `pick` chooses, so the answer carries what the tool returned (as a model would quote it).
  */
+let quoted = 0;
 function scriptToolThenQuote(target: Harness, name: string, args: unknown, pick: RegExp) {
-  target.provider.on(match.all(match.agent(), match.afterToolResult()), (req) => {
+  const id = `call_quote${++quoted}`;
+  target.provider.on(match.all(match.agent(), answers(id)), (req) => {
     const result = toolResults(req).join("\n");
     const line = result.split("\n").find((l) => pick.test(l)) ?? "(nothing matched)";
     return reply.text(`From the tool: ${line.trim()}`);
   });
-  target.provider.on(match.agent(), reply.toolCall(name, args));
+  target.provider.on(match.agent(), reply.toolCalls([{ name, args, id }]));
 }
 
 describe("word_study", () => {

@@ -92,8 +92,10 @@ describe("the system prompt the provider receives", () => {
       { skipPreflight: true },
     );
     const msgs = h.provider.chatRequests[0]!.body.messages;
-    expect(msgs.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
-    expect(msgs.slice(1).map(messageText)).toEqual(["Who wrote Romans?", "Paul wrote it.", "Why did he write it?"]);
+    // The conversation in order, then the service's prefetched tool turn for the last question.
+    expect(msgs.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "assistant", "tool"]);
+    expect(msgs.slice(1, 4).map(messageText)).toEqual(["Who wrote Romans?", "Paul wrote it.", "Why did he write it?"]);
+    expect(msgs[4]!.tool_calls?.map((c) => c.function.name)).toEqual(["search_scripture"]);
   });
 
   it("when two requests differ in question, language and max_words, then the provider receives the same core as the prompt's prefix", async () => {

@@ -36,13 +36,12 @@ async function streamText(body: Record<string, unknown>) {
 const literalLine = (body: string) => body.split("\n").find((l) => l.trim() !== "" && !l.includes("{{"))!.trim();
 
 describe("chat completions end to end: adapter, real graph, fake provider over HTTP", () => {
-  it("when a Bible question is asked, then preflight, a tool round trip and the answer all carry the caller's key, and references are linked", async () => {
+  it("when a Bible question is asked, then preflight and the agent's call (with the prefetched tool turn) all carry the caller's key, and references are linked", async () => {
     const res = await create({});
     expect(res.choices[0]!.message.content).toContain("[John 3:16](/read/JHN/3?verse=16)");
     const calls = s.provider.chatRequests;
     expect(calls.length).toBeGreaterThanOrEqual(2);
     for (const call of calls) expect(call.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(calls.some((c) => c.replyKind === "toolCalls")).toBe(true);
     expect(calls.at(-1)!.body.messages.some((m) => m.role === "tool")).toBe(true);
     expect(res.usage!.total_tokens).toBe(res.usage!.prompt_tokens + res.usage!.completion_tokens);
   });
@@ -127,7 +126,7 @@ describe("chat completions end to end: adapter, real graph, fake provider over H
     ["hacker_activity", 400, false],
     ["inappropriate", 400, false],
     ["invalid", 400, false],
-  ] as const)("when the classifier says %s, then HTTP %s and the agent is called: %s", async (category, status, agent) => {
+  ] as const)("when the classifier says %s, then HTTP %s and the agent answers: %s", async (category, status, agent) => {
     s.provider.on(match.structured(), reply.json({ category, confidence: 0.9, reason: "scripted" }));
     const res = await fetch(`${s.url}/v1/chat/completions`, {
       method: "POST",
@@ -140,7 +139,14 @@ describe("chat completions end to end: adapter, real graph, fake provider over H
     else expect(body).toMatchObject({ object: "chat.completion", choices: [{ finish_reason: "stop" }] });
     // A support question gets the spec's blank answer (SUPPORT_REPLY=text would send a paragraph instead).
     if (category === "support_question") expect(body.choices[0].message.content).toBe("");
-    expect(s.provider.chatRequests.filter((c) => c.body.tools !== undefined).length > 0).toBe(agent);
+    const agentCalls = s.provider.chatRequests.filter((c) => c.body.tools !== undefined);
+    if (agent) expect(agentCalls.length).toBeGreaterThan(0);
+    else {
+      // PREFLIGHT_MODE=parallel: the agent's first call may start beside the classifier; without a
+      // passing verdict nothing of it is used and no tool round follows.
+      expect(agentCalls.length).toBeLessThanOrEqual(1);
+      expect(JSON.stringify(body)).not.toContain("God's love is shown");
+    }
     expect(s.provider.chatRequests.filter((c) => c.body.response_format !== undefined)).toHaveLength(1);
   });
 

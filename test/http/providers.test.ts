@@ -64,6 +64,16 @@ const ask = (key: string, model: string, stream: boolean) =>
 
 const isPreflight = (r: ChatRequest) => r.body.response_format !== undefined;
 
+/** The result the quirky provider's model got for its own call of `name` (arguments containing `args`), not the prefetched turn's. */
+function resultOf(name: string, args: string): string {
+  for (const r of quirky.chatRequests) {
+    const call = r.body.messages.flatMap((m) => m.tool_calls ?? []).find((c) => c.function.name === name && c.function.arguments.includes(args));
+    const result = call && r.body.messages.find((m) => m.role === "tool" && m.tool_call_id === call.id);
+    if (result) return messageText(result);
+  }
+  throw new Error(`no result of ${name}(${args}) reached the provider`);
+}
+
 describe.each([false, true])("providers by model name (stream=%s)", (stream) => {
   it("when the model is alt/some-model, then every call (preflight included) reaches only the alt provider, with some-model and the caller's key", async () => {
     const res = await ask(GSK, "alt/some-model", stream);
@@ -74,7 +84,8 @@ describe.each([false, true])("providers by model name (stream=%s)", (stream) => 
     const calls = alt.chatRequests;
     expect(calls.filter(isPreflight).map((c) => c.body.model)).toEqual(["fast-classifier"]);
     const agentCalls = calls.filter((c) => !isPreflight(c));
-    expect(agentCalls.length).toBeGreaterThanOrEqual(2);
+    // One agent call answers (the prefetched tool turn is already in it); every one goes to alt.
+    expect(agentCalls.length).toBeGreaterThanOrEqual(1);
     for (const c of agentCalls) expect(c.body.model).toBe("some-model");
     for (const c of calls) expect(c.headers.authorization).toBe(`Bearer ${GSK}`);
   });
@@ -85,7 +96,8 @@ describe.each([false, true])("providers by model name (stream=%s)", (stream) => 
       const res = await ask(SK, model, stream);
       expect(res.model).toBe(model);
       expect(alt.chatRequests).toHaveLength(0);
-      expect(main.chatRequests.length).toBeGreaterThanOrEqual(3);
+      // The classifier and the agent's one call (the prefetched tool turn is already in it).
+      expect(main.chatRequests.length).toBeGreaterThanOrEqual(2);
       for (const c of main.chatRequests.filter((r) => !isPreflight(r))) expect(c.body.model).toBe(model);
       for (const c of main.chatRequests) expect(c.headers.authorization).toBe(`Bearer ${SK}`);
     }
@@ -211,9 +223,7 @@ describe.each([false, true])("provider quirks (stream=%s)", (stream) => {
     const res = await ask(QUIRK_KEY, "quirky/odd-model", stream);
     expect(res.content).toContain("John 3:16");
     expect(res.finish).toBe("stop");
-    const afterTool = quirky.chatRequests.find((r) => r.body.messages.some((m) => m.role === "tool"));
-    expect(afterTool).toBeDefined();
-    const toolText = messageText(afterTool!.body.messages.find((m) => m.role === "tool"));
+    const toolText = resultOf("search_scripture", "love your enemies");
     expect(toolText.length).toBeGreaterThan(0);
     expect(toolText).toMatch(/Matthew 5|Luke 6|Romans 12/);
   });
@@ -224,7 +234,6 @@ describe.each([false, true])("provider quirks (stream=%s)", (stream) => {
     expect(res.finish).toBe("stop");
     expect(res.content).toContain("John 3:16");
     expect(res.content).not.toMatch(/^null/);
-    const afterTool = quirky.chatRequests.find((r) => r.body.messages.some((m) => m.role === "tool"));
-    expect(messageText(afterTool?.body.messages.find((m) => m.role === "tool"))).toMatch(/Vengeance belongs to me|avenge/i);
+    expect(resultOf("lookup_passage", "Romans 12:19")).toMatch(/Vengeance belongs to me|avenge/i);
   });
 });
