@@ -70,7 +70,7 @@ function requestPassage(ctx: ChatContext): PassageRef | undefined {
 
 /**
  * The calls the service makes for the question: lookup_passage for the passage the request names and
- * for references in the message (at most MAX_LOOKUPS of those), and search_scripture for the question
+ * for references in the message (at most MAX_LOOKUPS of those), then search_scripture for the question
  * unless the whole message is a reference (then the lookup is the answer's scripture).
  */
 export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatContext, messages: BaseMessage[]): PrefetchCall[] {
@@ -91,7 +91,8 @@ export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatConte
     seen.add(reference);
     calls.push({ name: "lookup_passage", args: { reference } });
   }
-  if (!whole) calls.unshift({ name: "search_scripture", args: { query: searchQuery(messages) } });
+  // The passages named come first (what the question is about), then the search for the question.
+  if (!whole) calls.push({ name: "search_scripture", args: { query: searchQuery(messages) } });
   return calls;
 }
 

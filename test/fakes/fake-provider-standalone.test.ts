@@ -138,17 +138,19 @@ describe("when the service runs against the standalone script", () => {
   const ask = async (question: string) => {
     svc.provider.reset();
     const res = await svc.client(KEY).chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: question }] });
-    // The last provider call is the answer turn: its messages hold the tool call and the tool's result.
+    // The last provider call is the answer turn: its messages hold the tool calls (the service's
+    // prefetched turn: passages named, then the search) and the tools' results.
     const last = svc.provider.chatRequests.at(-1)!.body.messages;
     const toolCall = last.find((m) => m.tool_calls)?.tool_calls?.[0];
-    const toolResult = last.find((m) => m.role === "tool");
+    const toolResult = last.find((m) => m.role === "tool" && m.tool_call_id === toolCall?.id);
     return { answer: res.choices[0]!.message.content ?? "", toolCall, toolResult: String(toolResult?.content ?? "") };
   };
 
-  it("then a topical question searches with its own words and no filters, and the answer cites what the search found", async () => {
+  it("then a topical question is searched as asked, with no filters, and the answer cites what the search found", async () => {
     const { answer, toolCall, toolResult } = await ask("What does the Bible say about forgiveness?");
     expect(toolCall?.function.name).toBe("search_scripture");
-    expect(JSON.parse(toolCall!.function.arguments)).toEqual({ query: "forgiveness" });
+    // The service's own search of the question, made before the model is called.
+    expect(JSON.parse(toolCall!.function.arguments)).toEqual({ query: "What does the Bible say about forgiveness?" });
     expect(toolResult).not.toContain("No passages found");
     const found = passagesFromToolResults([{ role: "user", content: "" }, { role: "tool", content: toolResult }]).map((p) => p.reference);
     expect(found.length).toBeGreaterThan(0);

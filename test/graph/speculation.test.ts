@@ -182,15 +182,15 @@ describe("sequential preflight (PREFLIGHT_MODE=sequential)", () => {
 describe("the prefetched retrieval turn", () => {
   const firstAgentMessages = (r: ChatRequest) => r.body.messages;
 
-  it("when a question names a passage, then the first agent call already carries the search and the lookup as a completed tool turn, and answers", async () => {
+  it("when a question names a passage, then the first agent call already carries the lookup and the search as a completed tool turn, and answers", async () => {
     const out = await h.run("What does John 3:16 mean for someone who feels unloved?", { skipPreflight: true });
     expect(out.kind).toBe("answer");
     expect(h.agentCalls()).toHaveLength(1);
     const messages = firstAgentMessages(agentCall(h));
     const calls = lastToolCalls(agentCall(h));
-    expect(calls.map((c) => c.function.name)).toEqual(["search_scripture", "lookup_passage"]);
+    expect(calls.map((c) => c.function.name)).toEqual(["lookup_passage", "search_scripture"]);
     for (const c of calls) expect(c.id).toMatch(SERVICE_TOOL_CALL_ID);
-    expect(JSON.parse(calls[1]!.function.arguments)).toEqual({ reference: "John 3:16" });
+    expect(JSON.parse(calls[0]!.function.arguments)).toEqual({ reference: "John 3:16" });
     // Each call answered by a tool message with its id, right after the assistant turn, after the user's message.
     const at = messages.findIndex((m) => m.role === "assistant");
     expect(messages[at - 1]!.role).toBe("user");
@@ -198,8 +198,8 @@ describe("the prefetched retrieval turn", () => {
     // The same text the agent's own lookup_passage call gives.
     const lookup = createTools(h.deps, resolveContext({ context: context() }, h.deps)).find((t) => t.name === "lookup_passage")!;
     const own = await (lookup as { invoke(input: unknown): Promise<unknown> }).invoke({ reference: "John 3:16" });
-    expect(toolResults(agentCall(h))[1]).toBe(own);
-    expect(toolResults(agentCall(h))[0]).toMatch(/search_scripture is unavailable/);
+    expect(toolResults(agentCall(h))[0]).toBe(own);
+    expect(toolResults(agentCall(h))[1]).toMatch(/search_scripture is unavailable/);
   });
 
   it("when the message is only a reference, then the turn is the lookup alone", async () => {
@@ -213,8 +213,8 @@ describe("the prefetched retrieval turn", () => {
     await h.run("What is this chapter saying about love?", { skipPreflight: true, passage: { book: "1CO", chapter: 13, verses: [7, 4, 5] } });
     const calls = lastToolCalls(agentCall(h)).map((c) => [c.function.name, JSON.parse(c.function.arguments)]);
     expect(calls).toEqual([
-      ["search_scripture", { query: "What is this chapter saying about love?" }],
       ["lookup_passage", { reference: "1 Corinthians 13:4-7" }],
+      ["search_scripture", { query: "What is this chapter saying about love?" }],
     ]);
   });
 
