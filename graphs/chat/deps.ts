@@ -25,8 +25,8 @@ export interface ReferenceTools {
   /** The whole query as one passage reference, or null. */
   parsePassageQuery(query: string): ScriptureRef | null;
   formatReference(ref: ScriptureRef, lang: "en" | "es"): string;
-  /** The passages referred to in prose ("What does John 3:16 mean?"), in order. */
-  findReferences(text: string): { ref: ScriptureRef }[];
+  /** The passages referred to in prose ("What does John 3:16 mean?"), in order; the chat runtime always sets it (prefetch.ts). */
+  findReferences?(text: string): { ref: ScriptureRef }[];
 }
 
 export interface LinkTools {

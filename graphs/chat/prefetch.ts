@@ -81,7 +81,7 @@ export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatConte
   const fromRequest = requestPassage(ctx);
   if (fromRequest) refs.push(fromRequest);
   const whole = deps.references.parsePassageQuery(last);
-  const named = whole ? [whole] : deps.references.findReferences(last).map((f) => f.ref);
+  const named = whole ? [whole] : (deps.references.findReferences?.(last) ?? []).map((f) => f.ref);
   refs.push(...named.slice(0, MAX_LOOKUPS));
   const seen = new Set<string>();
   const calls: PrefetchCall[] = [];
