@@ -166,10 +166,13 @@ describe("care concepts (issue 19): distress names its concept, and the concept 
     expect(ids("I want to die to self")).toEqual(["dying to self"]);
     expect(ids("my husband hits me")).not.toContain("marriage");
     expect(ids("drug abuse")).toEqual(["addiction"]);
+    expect(ids("what does the bible say about spanking")).toContain("parenting");
+    // Erring toward care: "child abuse" is named even when the question is about discipline (docs/search.md).
+    expect(care("is spanking child abuse")).toEqual(["abuse by a parent"]);
   });
 
   it("when a plain question about hell, submission or the end times is asked, then no care concept is named", () => {
-    for (const q of ["is hell real", "what does the bible say about submission", "should a wife submit to her husband", "signs of the end times", "¿existe el infierno?", "what does the bible say about divorce"]) {
+    for (const q of ["is hell real", "what does the bible say about submission", "should a wife submit to her husband", "signs of the end times", "¿existe el infierno?", "what does the bible say about divorce", "what does the bible say about spanking"]) {
       expect(care(q), q).toEqual([]);
     }
   });
