@@ -161,6 +161,16 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** For the process entry points (the service, the MCP stdio server): the configuration, or its message on stderr and exit 2. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.exit(2);
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset" (docker-compose and .env files produce them).
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import { embeddedChromaPath, startEmbeddedChroma } from "./chroma/embedded.js";
-import { ConfigError, loadConfig, type Config } from "./config.js";
+import { loadConfigOrExit } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { applyServerTimeouts } from "./http/server-timeouts.js";
 import { watchParent } from "./lifecycle/parent-watch.js";
@@ -14,13 +14,7 @@ import type { Services } from "./services.js";
  * that started it dies without passing a signal on.
  */
 async function main() {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
-    process.exit(2);
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   const started = performance.now();
   // The embedded Chroma boots in its own process for about a second: spawn it before loading the rest of

@@ -7,7 +7,7 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { embeddedChromaPath, startEmbeddedChroma } from "../chroma/embedded.js";
-import { ConfigError, loadConfig, type Config } from "../config.js";
+import { loadConfigOrExit } from "../config.js";
 import { watchParent } from "../lifecycle/parent-watch.js";
 import { createLogger } from "../logger.js";
 import { buildServices, type Services } from "../services.js";
@@ -17,13 +17,7 @@ import { createMcpServer } from "./server.js";
 for (const method of ["log", "info", "debug"] as const) console[method] = console.error;
 
 async function main() {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
-    process.exit(2);
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, process.stderr, config.logFormat);
   const embeddedChroma = config.chromaUrl
     ? undefined
