@@ -82,9 +82,10 @@ export function createClassifyPreflight(deps: ChatDeps) {
         },
         deadline.signal,
       )
+      // The clock stops when the classifier settles, so a slow prefetch after a fast failure is not a timeout.
       .then(
-        (completion) => ({ completion }),
-        (error: unknown) => ({ error }),
+        (completion) => (deadline.stop(), { completion }),
+        (error: unknown) => (deadline.stop(), { error }),
       );
     const run = runKey(config);
     let speculative: SpeculativeCall | undefined;
