@@ -27,9 +27,9 @@ const clip = (text: string, max: number) => (text.length <= max ? text : `${text
  * What the classifier model is given as its user message: the last user message alone when it opens
  * the conversation, else the turns before it (the last few, each clipped) and then the message, so
  * that "Why?" or "yes please" after an answer is judged as the follow-up it is. Only the last message
- * is classified; the preflight prompt says so.
+ * is classified; the preflight prompt's partial for earlier turns (`withTurns`) says so.
  */
-export function classifierInput(messages: BaseMessage[]): { text: string; hasContext: boolean } {
+export function classifierInput(messages: BaseMessage[]): { text: string; hasContext: boolean; withTurns: boolean } {
   const turns = turnsOf(messages);
   let last = -1;
   for (let i = turns.length - 1; i >= 0; i--) {
@@ -38,13 +38,14 @@ export function classifierInput(messages: BaseMessage[]): { text: string; hasCon
       break;
     }
   }
-  if (last < 0) return { text: "", hasContext: false };
+  if (last < 0) return { text: "", hasContext: false, withTurns: false };
   const message = turns[last]!.text;
   const before = turns.slice(Math.max(0, last - PREFLIGHT_CONTEXT.turns), last);
-  if (before.length === 0) return { text: message, hasContext: false };
+  if (before.length === 0) return { text: message, hasContext: false, withTurns: false };
   const lines = before.map((t) => `${t.role === "user" ? "User" : "Assistant"}: ${clip(t.text, PREFLIGHT_CONTEXT.charsPerTurn)}`);
   return {
     text: ["<conversation_so_far>", ...lines, "</conversation_so_far>", "", "<message_to_classify>", message, "</message_to_classify>"].join("\n"),
     hasContext: before.some((t) => t.role === "assistant"),
+    withTurns: true,
   };
 }

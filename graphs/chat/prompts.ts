@@ -131,6 +131,14 @@ export function buildSystemPrompt(input: {
 }
 
 /** The loader refused to start without these partials, so a miss here is a registry built by hand. */
+/**
+ * The classifier's system prompt: prompts/preflight.md, and its rules for reading earlier turns only
+ * when the classifier is sent some (classifierInput), so a first message pays nothing for them.
+ */
+export function classifierSystemPrompt(prompts: PromptRegistry, withConversation: boolean): string {
+  return withConversation ? `${prompts.preflight.body}\n\n${partial(prompts, "preflight-conversation").body}` : prompts.preflight.body;
+}
+
 function partial(prompts: PromptRegistry, slug: ServicePartial) {
   const doc = prompts.partials.find((p) => p.slug === slug);
   if (!doc) throw new Error(`prompts: the partial _partials/${slug}.md is missing`);

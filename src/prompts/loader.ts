@@ -247,7 +247,7 @@ function checkCollection(root: string, docs: PromptDoc[], problems: PromptProble
   const partials = new Set(docs.filter((d) => d.kind === "partial").map((d) => d.slug));
   for (const name of SERVICE_PARTIALS) {
     if (!partials.has(name) && !problems.some((p) => p.path.endsWith(`_partials/${name}.md`))) {
-      problems.push({ path: at(`_partials/${name}.md`), line: 1, message: `missing partial ${name}: the service adds it to the system prompt itself` });
+      problems.push({ path: at(`_partials/${name}.md`), line: 1, message: `missing partial ${name}: the service adds it to a prompt itself` });
     }
   }
   const canned = new Set(docs.filter((d) => d.kind === "canned").map((d) => d.slug));

@@ -7,10 +7,11 @@ export const CANNED_KINDS = ["greeting", "thanks", "farewell", "incomplete_input
 export type CannedKind = (typeof CANNED_KINDS)[number];
 
 /**
- * Partials the service renders itself into the system prompt (graphs/chat/prompts.ts), not only through
- * `{{> name}}`: the care-first note and the request's word limit. The loader refuses a folder without them.
+ * Partials the service adds itself (graphs/chat/prompts.ts), not only through `{{> name}}`: the
+ * care-first note and the request's word limit in the agent's system prompt, and the classifier's rules
+ * for a message after earlier turns. The loader refuses a folder without them.
  */
-export const SERVICE_PARTIALS = ["crisis-first", "request-length"] as const;
+export const SERVICE_PARTIALS = ["crisis-first", "request-length", "preflight-conversation"] as const;
 export type ServicePartial = (typeof SERVICE_PARTIALS)[number];
 
 /** Languages detectLanguage can return; every canned kind must exist in each of them. */

@@ -130,7 +130,10 @@ describe("preflight by the classifier model", () => {
     expect(sent.indexOf("<message_to_classify>")).toBeGreaterThan(sent.indexOf("</conversation_so_far>"));
     expect(sent.endsWith(`<message_to_classify>\n${question}\n</message_to_classify>`)).toBe(true);
     expect(sent.length).toBeLessThan(long.length);
-    expect(msgs[0]!.content).toBe(h.deps.prompts.preflight.body);
+    // The rules for earlier turns come after the preflight prompt, only when there are turns.
+    const system = String(msgs[0]!.content);
+    expect(system.startsWith(`${h.deps.prompts.preflight.body}\n\n# Earlier turns`)).toBe(true);
+    expect(system).toContain("<message_to_classify>");
   });
 
   it("when the conversation opens with the message, then the classifier sees the message alone", async () => {
@@ -138,6 +141,9 @@ describe("preflight by the classifier model", () => {
     await h.run(question);
     const msgs = structured()[0]!.body.messages;
     expect(msgs[1]!.content).toBe(question);
+    // No rules for earlier turns when there are none: the prompt is preflight.md alone.
+    expect(msgs[0]!.content).toBe(h.deps.prompts.preflight.body);
+    expect(String(msgs[0]!.content)).not.toContain("conversation_so_far");
   });
 
   it("when the classifier says incomplete_input on Spanish text, then the Spanish canned reply comes back", async () => {

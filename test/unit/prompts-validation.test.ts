@@ -45,6 +45,11 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
     expected: ["_partials/request-length.md:1: missing partial request-length"],
   },
   {
+    when: "the classifier's partial for earlier turns is missing",
+    breakIt: (d) => unlinkSync(join(d, "_partials/preflight-conversation.md")),
+    expected: ["_partials/preflight-conversation.md:1: missing partial preflight-conversation"],
+  },
+  {
     when: "a placeholder is malformed",
     breakIt: (d) => editPromptFile(d, "profiles/reader.md", "{{profile_name}}", "{{ profile name }} and {{max_words"),
     expected: ["profiles/reader.md:11: malformed placeholder {{ profile name }}", "profiles/reader.md:11: malformed placeholder {{:"],
@@ -183,7 +188,7 @@ describe("loadPrompts validation", () => {
   it("when a symlink stays inside the folder, then it loads like a file", () => {
     const dir = copyPromptFixture();
     symlinkSync(join(dir, "_partials/care.md"), join(dir, "_partials/care-link.md"));
-    expect(loadPrompts(dir).partials.map((p) => p.slug).sort()).toEqual(["care", "care-link", "crisis-first", "request-length"]);
+    expect(loadPrompts(dir).partials.map((p) => p.slug).sort()).toEqual(["care", "care-link", "crisis-first", "preflight-conversation", "request-length"]);
   });
 
   it("when several files are broken, then every problem is listed, not only the first", () => {

@@ -11,11 +11,12 @@ import { PREFLIGHT_CATEGORIES, type ChatStateUpdate, type ChatStateValue } from 
 import { addUsage, fromProvider, NO_USAGE } from "../usage.js";
 import { PREFLIGHT_ACTION } from "../contract.js";
 import { prefetchTurn } from "../prefetch.js";
+import { classifierSystemPrompt } from "../prompts.js";
 import { discardSpeculation, type SpeculativeCall } from "../speculation.js";
 import { runKey, startSpeculation } from "./call-agent.js";
 
 export const PreflightSchema = z.object({
-  category: z.enum(PREFLIGHT_CATEGORIES).describe("The single category that fits the user's message best."),
+  category: z.enum(PREFLIGHT_CATEGORIES),
 });
 
 /** The JSON schema the classifier must answer in (OpenAI structured outputs, strict). */
@@ -75,7 +76,7 @@ export function createClassifyPreflight(deps: ChatDeps) {
         ctx,
         {
           messages: [
-            { role: "system", content: deps.prompts.preflight.body },
+            { role: "system", content: classifierSystemPrompt(deps.prompts, input.withTurns) },
             { role: "user", content: input.text || text },
           ],
           schema: PREFLIGHT_SCHEMA,
