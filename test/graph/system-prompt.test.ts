@@ -132,7 +132,7 @@ describe("the system prompt the provider receives", () => {
     expect(request.body.tools!.every((t) => (t.function.parameters as { type?: string }).type === "object")).toBe(true);
     const system = systemOf(request);
     const section = system.slice(system.indexOf("# Scripture"), system.indexOf("\n# ", system.indexOf("# Scripture") + 1));
-    const listed = [...section.matchAll(/^- `([a-z_]+)` /gm)].map((m) => m[1]!).sort();
+    const listed = [...section.matchAll(/^- `([a-z_]+)`:/gm)].map((m) => m[1]!).sort();
     expect(listed).toEqual(offered);
     expect(section).not.toMatch(/\b(two|three|four|five) tools\b/i);
     const named = new Set([...system.matchAll(/`([a-z]+_[a-z_]+)`/g)].map((m) => m[1]!));

@@ -20,7 +20,7 @@ function describe(info: CommentaryInfo): string {
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const COMMENTARY_TOOL = {
   name: "commentary",
-  purpose: "gives what a classic public-domain commentary says about a passage (Matthew Henry, Spurgeon on the Psalms, Scofield), each from its own tradition",
+  purpose: "classic commentaries on a passage (Matthew Henry, Spurgeon on the Psalms, Scofield), each from its own tradition",
 } as const;
 
 export const COMMENTARY_DESCRIPTION =

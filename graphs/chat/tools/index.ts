@@ -27,7 +27,7 @@ function buildTools(deps: ChatDeps, ctx: ChatContext, canon: SearchCanon) {
 }
 
 /** The value of the guardrails' `{{tools}}`: one line per tool, its name and purpose. */
-export const TOOLS_PARAGRAPH = TOOLBOX.map(({ info }) => `- \`${info.name}\` ${info.purpose}.`).join("\n");
+export const TOOLS_PARAGRAPH = TOOLBOX.map(({ info }) => `- \`${info.name}\`: ${info.purpose}.`).join("\n");
 
 export type ChatTool = ReturnType<typeof buildTools>[number];
 

@@ -10,7 +10,7 @@ import type { SearchCallOptions, SearchCanon } from "./search-scripture.js";
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const KEYWORD_SEARCH_TOOL = {
   name: "keyword_search",
-  purpose: "finds exact words or phrases (for \"where does the Bible say 'be still'?\")",
+  purpose: "exact words or phrases (\"where does the Bible say 'be still'?\")",
 } as const;
 
 export const KEYWORD_SEARCH_DESCRIPTION = "Find verses that contain exact words or a phrase. Returns matching verses with their references.";

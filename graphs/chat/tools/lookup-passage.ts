@@ -33,7 +33,7 @@ function sections(ref: PassageRef, read: (chapter: number, from: number, to: num
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const LOOKUP_PASSAGE_TOOL = {
   name: "lookup_passage",
-  purpose: "fetches any reference in any available translation (for \"read me Romans 8:28-30\")",
+  purpose: "any reference in any translation (\"read me Romans 8:28-30\")",
 } as const;
 
 export const LOOKUP_PASSAGE_DESCRIPTION =
@@ -46,7 +46,7 @@ export function lookupPassageSchema(ids: readonly string[]) {
     translation: z
       .enum(ids as [string, ...string[]])
       .optional()
-      .describe(`Translation id, only when the user asks for another translation; defaults to the user's own. One of: ${ids.join(", ")}.`),
+      .describe("Translation id, only when the user asks for another translation; defaults to the user's own."),
   });
 }
 

@@ -28,7 +28,7 @@ export function searchCanon(deps: Pick<ChatDeps, "prompts">, ctx: Pick<ChatConte
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const SEARCH_SCRIPTURE_TOOL = {
   name: "search_scripture",
-  purpose: "finds passages by meaning (for \"what does the Bible say about forgiveness?\")",
+  purpose: "passages by meaning (\"what does the Bible say about forgiveness?\")",
 } as const;
 
 export const SEARCH_SCRIPTURE_DESCRIPTION =

@@ -12,7 +12,7 @@ const REFS_PER_TOPIC = 25;
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const TOPICS_TOOL = {
   name: "topics",
-  purpose: "gives the passages on a topic from Nave's Topical Bible, or the topics a verse belongs to (for \"verses on anger\")",
+  purpose: "Nave's Topical Bible, by topic or by verse (\"verses on anger\")",
 } as const;
 
 export const TOPICS_DESCRIPTION =

@@ -47,11 +47,11 @@ function matching(words: VerseWord[], english: string): VerseWord[] {
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const WORD_STUDY_TOOL = {
   name: "word_study",
-  purpose: "gives the Greek or Hebrew word behind an English word of a passage, its meaning and its other uses (for \"what does love mean in John 21:15?\")",
+  purpose: "the Greek or Hebrew word behind an English one (\"what does love mean in John 21:15?\")",
 } as const;
 
 export const WORD_STUDY_DESCRIPTION =
-  "The original Greek or Hebrew word behind an English word of a passage (or a Strong's number): lemma, transliteration, definition, how the KJV renders it, and how often and where else the Bible uses it. Use it for questions about what a word means in the original, e.g. agape vs phileo in John 21.";
+  "The original Greek or Hebrew word behind an English word of a passage (or a Strong's number): its lemma, transliteration and meaning, how the KJV renders it, and where else the Bible uses it. Use it for questions about what a word means in the original, e.g. agape vs phileo in John 21.";
 
 export const WORD_STUDY_SCHEMA = z.object({
   reference: z.string().optional().describe('The passage the word is in: "John 21:15", "Genesis 1:1".'),
