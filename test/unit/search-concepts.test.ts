@@ -203,7 +203,8 @@ describe("concept balance (issue 20): what each tradition's pastor opens beside 
   });
   it("when women in ministry or abortion are asked about, then each side's texts are there", () => {
     expect(chapters("gender roles in church")).toEqual(expect.arrayContaining(["1TI 2", "1CO 14", "ROM 16", "JDG 4", "ACT 2", "GAL 3"]));
-    expect(chapters("abortion")).toEqual(expect.arrayContaining(["PSA 139", "JER 1", "EXO 21", "GEN 1", "PSA 51"]));
+    // Psalm 51 is the mercy after; Genesis 1 was measured and dropped (docs/search.md: it cost recall on three sets).
+    expect(chapters("abortion")).toEqual(expect.arrayContaining(["PSA 139", "JER 1", "EXO 21", "PSA 51"]));
     expect(chapters("divorce")).toEqual(expect.arrayContaining(["MAT 19", "MRK 10", "1CO 7", "MAL 2"]));
   });
 });
