@@ -130,7 +130,6 @@ export function buildSystemPrompt(input: {
   return parts.join("\n\n");
 }
 
-/** The loader refused to start without these partials, so a miss here is a registry built by hand. */
 /**
  * The classifier's system prompt: prompts/preflight.md, and its rules for reading earlier turns only
  * when the classifier is sent some (classifierInput), so a first message pays nothing for them.
@@ -139,6 +138,7 @@ export function classifierSystemPrompt(prompts: PromptRegistry, withConversation
   return withConversation ? `${prompts.preflight.body}\n\n${partial(prompts, "preflight-conversation").body}` : prompts.preflight.body;
 }
 
+/** The loader refused to start without these partials, so a miss here is a registry built by hand. */
 function partial(prompts: PromptRegistry, slug: ServicePartial) {
   const doc = prompts.partials.find((p) => p.slug === slug);
   if (!doc) throw new Error(`prompts: the partial _partials/${slug}.md is missing`);
