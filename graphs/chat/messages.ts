@@ -26,6 +26,11 @@ export function userTexts(messages: BaseMessage[]): string[] {
   return messages.filter((m) => m.getType() === "human").map((m) => textOf(m.content));
 }
 
+/** The texts of the conversation's results from the tool `name` (the prefetched turn's and the agent's own calls'). */
+export function toolResultTexts(messages: BaseMessage[], name: string): string[] {
+  return messages.filter((m) => m.getType() === "tool" && (m as ToolMessage).name === name).map((m) => textOf(m.content));
+}
+
 /**
  * The run's messages as the provider's wire format, after our system prompt. The state keeps LangChain
  * messages (Studio shows them); the provider call needs only this plain form.

@@ -58,8 +58,13 @@ export function cannedVars(prompts: PromptRegistry, ctx: ChatContext, lastUserTe
   };
 }
 
-/** The passage the caller is reading, in their translation, one verse a line with its number. */
-export function contextPassage(ctx: ChatContext, bibles: BibleSource, references: ReferenceTools): string | undefined {
+/**
+ * The passage the caller is reading, in their translation, one verse a line with its number. When the
+ * conversation sent to the model already holds every one of those lines (`toolResults`: the
+ * lookup_passage results in it, such as the prefetched turn's), only its title is given, pointing there:
+ * the model reads the same verses, and the prompt does not carry them twice.
+ */
+export function contextPassage(ctx: ChatContext, bibles: BibleSource, references: ReferenceTools, toolResults: readonly string[] = []): string | undefined {
   const p = ctx.passage;
   if (!p) return undefined;
   const bible = bibles.get(ctx.bibleId);
@@ -75,7 +80,10 @@ export function contextPassage(ctx: ChatContext, bibles: BibleSource, references
     : { book: p.book, chapter: p.chapter };
   const title = references.formatReference(ref, bible.language.startsWith("es") ? "es" : "en");
   const lines = verses.map((v) => `${v.verse} ${v.text}`);
-  return `# The passage the user is reading\n\n${title} (${bible.name}, ${bible.id}):\n${lines.join("\n")}`;
+  const head = `# The passage the user is reading\n\n${title} (${bible.name}, ${bible.id}):`;
+  const shown = new Set(toolResults.flatMap((t) => t.split("\n")));
+  if (shown.size > 0 && lines.every((l) => shown.has(l))) return `${head} its verses are in the lookup_passage result in this conversation.`;
+  return `${head}\n${lines.join("\n")}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { render } from "../../src/prompts/loader.js";
 import { promptVars, systemPromptCore } from "../../graphs/chat/prompts.js";
 import { type ChatRequest, match, messageText, reply } from "../fakes/index.js";
-import { context, startHarness, type Harness } from "./harness.js";
+import { context, startHarness, toolResults, type Harness } from "./harness.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -48,22 +48,38 @@ describe("the system prompt the provider receives", () => {
     expect(checked).toBe(h.deps.prompts.theologies.length * h.deps.prompts.profiles.length);
   }, 120_000);
 
-  it("when the caller sends a scripture context, then the passage in bible_id with verse numbers sits after the profile and before the caller text", async () => {
+  it("when the caller sends a scripture context, then the passage in bible_id sits after the profile and before the caller text, its verses once: in the prefetched lookup", async () => {
     await h.run("What does this mean?", {
       skipPreflight: true,
       bibleId: "eng-kjv",
       passage: { book: "JHN", chapter: 3, verses: [16, 17] },
       callerSystem: "Be brief.",
     });
-    const system = systemOf(h.provider.chatRequests[0]!);
+    const request = h.provider.chatRequests[0]!;
+    const system = systemOf(request);
     const passageAt = system.indexOf("John 3:16-17 (King James Version, eng-kjv):");
     expect(passageAt).toBeGreaterThan(0);
-    expect(system).toContain("16 For God so loved the world, that he gave his only begotten Son");
-    expect(system).toContain("17 For God sent not his Son into the world");
-    expect(system).not.toContain("18 He that believeth");
     const profileAt = system.indexOf(render(h.deps.prompts.defaultProfile.body, promptVars(h.deps.prompts, context(), "What does this mean?")));
     expect(passageAt).toBeGreaterThan(profileAt);
     expect(system.indexOf("Be brief.")).toBeGreaterThan(passageAt);
+    // The verses reach the model in the translation asked for, once: in the lookup result, not again here.
+    expect(system).toContain("its verses are in the lookup_passage result");
+    expect(system).not.toContain("16 For God so loved the world");
+    const lookup = toolResults(request).find((t) => t.includes("John 3:16-17 (King James Version, eng-kjv):"));
+    expect(lookup).toContain("16 For God so loved the world, that he gave his only begotten Son");
+    expect(lookup).toContain("17 For God sent not his Son into the world");
+    expect(lookup).not.toContain("18 He that believeth");
+  });
+
+  it("when the passage read is longer than a lookup shows (John 6, 71 verses), then the system prompt keeps its text whole", async () => {
+    await h.run("What does this chapter teach?", { skipPreflight: true, passage: { book: "JHN", chapter: 6 } });
+    const request = h.provider.chatRequests[0]!;
+    const system = systemOf(request);
+    expect(toolResults(request).join("\n")).toMatch(/left out/);
+    expect(system).toContain("John 6 (World English Bible");
+    expect(system).toMatch(/^1 After these things, Jesus went away/m);
+    expect(system).toMatch(/^71 /m);
+    expect(system).not.toContain("its verses are in the lookup_passage result");
   });
 
   it("when the caller's text tries to close its fence early, then it stays inside one fenced section at the end", async () => {

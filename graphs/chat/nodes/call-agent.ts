@@ -8,7 +8,7 @@ import { resolveContext, type ChatContext, type ChatRunConfig } from "../configu
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
 import { agentStepLimit } from "../errors.js";
-import { lastUserText, promptChars, toProviderMessages, userTexts } from "../messages.js";
+import { lastUserText, promptChars, toolResultTexts, toProviderMessages, userTexts } from "../messages.js";
 import { needsCare } from "../preflight-rules.js";
 import type { AgentRequest, ChatCompletionTool } from "../models.js";
 import { adoptSpeculation, holdSpeculation, SpeculativeCall } from "../speculation.js";
@@ -17,6 +17,7 @@ import { buildSystemPrompt, contextPassage } from "../prompts.js";
 import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 import { toolDefinitions } from "../tools/index.js";
+import { LOOKUP_PASSAGE_TOOL } from "../tools/lookup-passage.js";
 import { estimateUsage, fromProvider } from "../usage.js";
 import type { Usage } from "../contract.js";
 
@@ -77,7 +78,7 @@ export function agentRequest(deps: ChatDeps, ctx: ChatContext, messages: BaseMes
       ctx,
       lastUserText: lastUserText(messages),
       care: needsCare(userTexts(messages)),
-      passage: contextPassage(ctx, deps.bibles, deps.references),
+      passage: contextPassage(ctx, deps.bibles, deps.references, toolResultTexts(messages, LOOKUP_PASSAGE_TOOL.name)),
     });
     systemPrompts.set(ctx, system);
   }
