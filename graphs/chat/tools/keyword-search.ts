@@ -1,11 +1,10 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { findBook } from "../../../src/scripture/books.js";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
 import { plainLabel, ToolProblem, toolText, type ToolOutput } from "./output.js";
-import type { SearchCallOptions, SearchCanon } from "./search-scripture.js";
+import { searchScope, type SearchCallOptions, type SearchCanon } from "./search-scripture.js";
 
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const KEYWORD_SEARCH_TOOL = {
@@ -28,17 +27,10 @@ export async function keywordSearch(
   { query, testament, book, limit }: z.infer<typeof KEYWORD_SEARCH_SCHEMA>,
   { bibleId, deuterocanon, label = plainLabel }: SearchCallOptions,
 ): Promise<ToolOutput> {
-  const bookId = book ? findBook(book)?.id : undefined;
-  if (book && !bookId) return new ToolProblem(`"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`);
+  const scope = searchScope(book, testament, deuterocanon);
+  if (scope instanceof ToolProblem) return scope;
   try {
-    const { results } = await deps.search.keyword({
-      query,
-      bibleId,
-      limit: limit ?? 10,
-      ...(testament ? { testament } : {}),
-      ...(bookId ? { book: bookId } : {}),
-      ...(deuterocanon ? { deuterocanon: true } : {}),
-    });
+    const { results } = await deps.search.keyword({ query, bibleId, limit: limit ?? 10, ...scope });
     if (results.length === 0) return `No verse in ${bibleId} contains "${query}".`;
     return bounded(results.map((r) => `${label(r.reference, { url: r.url })}: ${clip(r.text, 400)}`));
   } catch (err) {

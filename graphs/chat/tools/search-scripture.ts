@@ -100,23 +100,26 @@ function versesAround(bible: Pick<Bible, "verses">, r: SearchResult, matched: nu
   return lines;
 }
 
+/**
+ * The filters both searches send besides the query: testament, book (a name or id the model wrote,
+ * resolved here) and the deuterocanon; a book we do not know is a call the model can fix.
+ */
+export function searchScope(book: string | undefined, testament: "OT" | "NT" | undefined, deuterocanon: boolean): ToolProblem | { testament?: "OT" | "NT"; book?: string; deuterocanon?: true } {
+  const bookId = book ? findBook(book)?.id : undefined;
+  if (book && !bookId) return new ToolProblem(`"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`);
+  return { ...(testament ? { testament } : {}), ...(bookId ? { book: bookId } : {}), ...(deuterocanon ? { deuterocanon: true as const } : {}) };
+}
+
 /** Search by meaning; each hit is a chapter, shown at the verses that matched, so the model reads the best part and can look up more. */
 export async function searchScripture(
   deps: Pick<ChatDeps, "search" | "logger"> & Partial<Pick<ChatDeps, "bibles">>,
   { query, testament, book, limit }: z.infer<typeof SEARCH_SCRIPTURE_SCHEMA>,
   { bibleId, deuterocanon, label = plainLabel }: SearchCallOptions,
 ): Promise<ToolOutput> {
-  const bookId = book ? findBook(book)?.id : undefined;
-  if (book && !bookId) return new ToolProblem(`"${book}" is not a book of the Bible I know; leave book out or use a name like "Romans".`);
+  const scope = searchScope(book, testament, deuterocanon);
+  if (scope instanceof ToolProblem) return scope;
   try {
-    const { results, lowConfidence } = await deps.search.search({
-      query,
-      bibleId,
-      limit: limit ?? 4,
-      ...(testament ? { testament } : {}),
-      ...(bookId ? { book: bookId } : {}),
-      ...(deuterocanon ? { deuterocanon: true } : {}),
-    });
+    const { results, lowConfidence } = await deps.search.search({ query, bibleId, limit: limit ?? 4, ...scope });
     if (results.length === 0) return `No passages found for "${query}". Try other words, or keyword_search for an exact phrase.`;
     return formatSearchResults(results, { bibleId, bible: deps.bibles?.get(bibleId), lowConfidence: lowConfidence === true, label });
   } catch (err) {
