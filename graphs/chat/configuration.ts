@@ -16,6 +16,11 @@ export type ChatContext = ChatRequestContext;
  */
 export type ChatRunConfig = LangGraphRunnableConfig;
 
+/** The run's context object: every node of one run sees the same one, so per-run state is keyed on it. */
+export function runKey(config: ChatRunConfig): object | undefined {
+  return typeof config.context === "object" && config.context !== null ? config.context : undefined;
+}
+
 /** One resolved context per run's context object: every node of the run reads the same one. */
 const resolved = new WeakMap<object, ChatContext>();
 
@@ -24,11 +29,10 @@ const resolved = new WeakMap<object, ChatContext>();
  * missing values take the contract's defaults here.
  */
 export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prompts" | "defaultModel" | "preflightModel" | "studioApiKey"> & Partial<Pick<ChatDeps, "catalog">>): ChatContext {
-  const raw = config.context;
-  const key = typeof raw === "object" && raw !== null ? raw : undefined;
+  const key = runKey(config);
   const known = key && resolved.get(key);
   if (known) return known;
-  const c = (raw ?? {}) as Partial<ChatContext>;
+  const c = (config.context ?? {}) as Partial<ChatContext>;
   // A context from the adapter carries its route; a partial one (Studio) is routed here by its model name.
   const routed = c.model !== undefined && c.provider === undefined && deps.catalog ? modelFields(c.model, deps.preflightModel, deps.catalog) : undefined;
   const ctx: ChatContext = {

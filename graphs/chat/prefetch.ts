@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from "@langchain/core/messages";
-import type { ChatRunConfig, ChatContext } from "./configuration.js";
+import { runKey, type ChatRunConfig, type ChatContext } from "./configuration.js";
 import type { ChatDeps, PassageRef } from "./deps.js";
 import { textOf } from "./messages.js";
 import { createTools } from "./tools/index.js";
@@ -106,7 +106,7 @@ const turns = new WeakMap<object, Promise<BaseMessage[]>>();
  * result the model would read; anything else leaves the turn out, and the agent searches itself.
  */
 export function prefetchTurn(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], config: ChatRunConfig): Promise<BaseMessage[]> {
-  const run = typeof config.context === "object" && config.context !== null ? config.context : undefined;
+  const run = runKey(config);
   const known = run && turns.get(run);
   if (known) return known;
   const made = retrieve(deps, ctx, messages, config);

@@ -4,7 +4,7 @@ import { groundingOptions } from "../answer/grounding.js";
 import { countQuotes } from "../../../src/scripture/quotes/index.js";
 import { TurnGate } from "../answer/turn-gate.js";
 import { startCall } from "../call-metrics.js";
-import { resolveContext, type ChatContext, type ChatRunConfig } from "../configuration.js";
+import { resolveContext, runKey, type ChatContext, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
 import { agentStepLimit } from "../errors.js";
@@ -25,8 +25,28 @@ class WordLimitReached extends Error {
   override name = "WordLimitReached";
 }
 
-/** The system prompt of one request, built at its first agent step and reused by the later ones. */
-const systemPrompts = new WeakMap<object, string>();
+/**
+ * The system prompt of one request and its care decision (needsCare over the conversation: the care
+ * note in the prompt, and the word limiter keeping the help line), made at its first agent step and
+ * reused by the later ones.
+ */
+const requestPrompts = new WeakMap<object, { system: string; care: boolean }>();
+
+function requestPrompt(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[]): { system: string; care: boolean } {
+  let made = requestPrompts.get(ctx);
+  if (made === undefined) {
+    const care = needsCare(userTexts(messages));
+    const system = buildSystemPrompt({
+      prompts: deps.prompts,
+      ctx,
+      lastUserText: lastUserText(messages),
+      care,
+      passage: contextPassage(ctx, deps.bibles, deps.references, toolResultTexts(messages, LOOKUP_PASSAGE_TOOL.name)),
+    });
+    requestPrompts.set(ctx, (made = { system, care }));
+  }
+  return made;
+}
 
 /** A tool call as it streams: pieces of one call share its index. */
 interface PendingCall {
@@ -53,35 +73,13 @@ function finishCalls(pending: PendingCall[]): { calls: ToolCall[]; invalid: Inva
 }
 
 /**
- * One agent turn. The provider is called with the plain client and always streams, in both response
- * modes, so that both modes run the same code: the turn gate keeps pre-tool-call chatter out, the
- * word limit cuts (and aborts the upstream call), links are converted on the way, and the pieces go
- * to the "custom" stream. Usage is read from the provider's last chunk and added to the run's state.
- * The last allowed step is called with tool_choice "none" so the agent answers with what it has.
- */
-/** The run's context object: every node of one run sees the same one (speculation.ts keys on it). */
-export function runKey(config: ChatRunConfig): object | undefined {
-  return typeof config.context === "object" && config.context !== null ? config.context : undefined;
-}
-
-/**
  * The provider request of one agent step: the request's system prompt (built at the first step and
  * reused by the later ones), the conversation so far, the tools, and tool_choice "none" on the last
  * allowed step. The speculative first call (classifyPreflight) is built here too, so it is the
  * request callAgent would have sent.
  */
 export function agentRequest(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], step: number): AgentRequest {
-  let system = systemPrompts.get(ctx);
-  if (system === undefined) {
-    system = buildSystemPrompt({
-      prompts: deps.prompts,
-      ctx,
-      lastUserText: lastUserText(messages),
-      care: needsCare(userTexts(messages)),
-      passage: contextPassage(ctx, deps.bibles, deps.references, toolResultTexts(messages, LOOKUP_PASSAGE_TOOL.name)),
-    });
-    systemPrompts.set(ctx, system);
-  }
+  const { system } = requestPrompt(deps, ctx, messages);
   const finalStep = step >= deps.maxSteps;
   return {
     messages: toProviderMessages(system, messages),
@@ -122,8 +120,8 @@ export function createCallAgent(deps: ChatDeps) {
     const ctx = resolveContext(config, deps);
     const step = state.steps + 1;
     const finalStep = step >= deps.maxSteps;
-    // The care note in the prompt and the word limiter's respect for the help line follow one decision (agentRequest builds the note).
-    const care = needsCare(userTexts(state.messages));
+    // The care note in the prompt and the word limiter's respect for the help line follow one decision.
+    const { care } = requestPrompt(deps, ctx, state.messages);
     const speculative = step === 1 ? adoptSpeculation(runKey(config), state.messages.length) : undefined;
     const request = speculative ? undefined : agentRequest(deps, ctx, state.messages, step);
     const messages = speculative ? speculative.messages : request!.messages;

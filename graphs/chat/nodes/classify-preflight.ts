@@ -1,6 +1,6 @@
 import { startCall } from "../call-metrics.js";
 import { z } from "zod";
-import { resolveContext, type ChatRunConfig } from "../configuration.js";
+import { resolveContext, runKey, type ChatRunConfig } from "../configuration.js";
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
 import { lastUserText, userTexts } from "../messages.js";
@@ -13,7 +13,7 @@ import { PREFLIGHT_ACTION } from "../contract.js";
 import { prefetchTurn } from "../prefetch.js";
 import { classifierSystemPrompt } from "../prompts.js";
 import { discardSpeculation, type SpeculativeCall } from "../speculation.js";
-import { runKey, startSpeculation } from "./call-agent.js";
+import { startSpeculation } from "./call-agent.js";
 
 export const PreflightSchema = z.object({
   category: z.enum(PREFLIGHT_CATEGORIES),
