@@ -21,7 +21,6 @@ export class SpeculativeCall {
   private ended = false;
   private failure: unknown;
   private wake: (() => void) | undefined;
-  private adopted = false;
   private received = 0;
   private reported: Usage | undefined;
   private cost: Usage | undefined;
@@ -72,7 +71,6 @@ export class SpeculativeCall {
 
   /** The held chunks, then the live ones, as the provider's stream would give them (its failure included). */
   async *chunks(): AsyncIterable<ChatCompletionChunk> {
-    this.adopted = true;
     let i = 0;
     for (;;) {
       if (i < this.held.length) {
@@ -94,7 +92,6 @@ export class SpeculativeCall {
    */
   discard(reason: unknown = new SpeculationDiscarded("the preflight verdict did not pass the message to the agent")): Usage {
     if (this.cost) return this.cost;
-    this.adopted = true;
     // A call that already failed cost nothing (providers do not bill refused requests).
     const failed = this.ended && this.failure !== undefined;
     if (!this.ended) this.deadline.abort(reason);
