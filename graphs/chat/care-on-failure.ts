@@ -6,6 +6,7 @@ import { ChatError } from "./errors.js";
 import { distressLanguage, isDistress, needsCare } from "./preflight-rules.js";
 import { cannedVars } from "./prompts.js";
 import { resolveContext, type ChatRunConfig } from "./configuration.js";
+import { NO_USAGE } from "./usage.js";
 
 /**
  * When the model provider fails, a person in distress still gets help (issue 19). This is the one
@@ -61,7 +62,7 @@ export async function careOnProviderFailure(
       kind: "answer",
       content: sent + content,
       finishReason: "stop",
-      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      usage: NO_USAGE,
       promptVersions: deps.catalog.promptVersions(resolved.theology, resolved.profile),
       citations: [],
       quotes: { verified: 0, corrected: 0, unquoted: 0 },
