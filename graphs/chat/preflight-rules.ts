@@ -318,8 +318,9 @@ const DISTRESS: [DistressLanguage, RegExp][] = [
   )],
 ];
 
-/** Every DISTRESS pattern in one expression, on whole words. */
-const DISTRESS_ANY = new RegExp(DISTRESS.map(([, re]) => `(?:\\b(?:${re.source})\\b)`).join("|"));
+/** Each DISTRESS pattern on whole words, by its language, and all of them in one expression. */
+const DISTRESS_WORDS: [DistressLanguage, RegExp][] = DISTRESS.map(([lang, re]) => [lang, new RegExp(`\\b(?:${re.source})\\b`)]);
+const DISTRESS_ANY = new RegExp(DISTRESS_WORDS.map(([, re]) => `(?:${re.source})`).join("|"));
 
 /**
  * One word, or a few, that is itself a cry ("raped", "grief", "duelo", "Suizid", "cortarme"): the whole
@@ -352,7 +353,7 @@ const CRY_WORDS = new Set(
     .split(" ")
     .concat([...SPANISH_CRY_WORDS]),
 );
-const CRY_PHRASES = /\b(self harm|self injury|panic attacks?|dead inside|heart ?broken|sin esperanza|aborto espontaneo|fausse couche|sans espoir|sem esperanca|aborto espontaneo|kein ausweg)\b/g;
+const CRY_PHRASES = /\b(self harm|self injury|panic attacks?|dead inside|heart ?broken|sin esperanza|aborto espontaneo|fausse couche|sans espoir|sem esperanca|kein ausweg)\b/g;
 const CRY_FILLER = new Set(
   (
     "i im m iam am was been being feel feeling felt so very really just too much totally completely and or help me please pls plz my " +
@@ -393,8 +394,8 @@ export function distressLanguage(text: string): DistressLanguage | undefined {
   if (!norm) return undefined;
   // "suicid..." is in the English list only, so a match in another language's list is the more telling one.
   let english = false;
-  for (const [lang, re] of DISTRESS) {
-    if (!new RegExp(`\\b(?:${re.source})\\b`).test(norm)) continue;
+  for (const [lang, re] of DISTRESS_WORDS) {
+    if (!re.test(norm)) continue;
     if (lang !== "en") return lang;
     english = true;
   }
