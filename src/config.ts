@@ -102,7 +102,7 @@ export type Config = {
   /** LANGSMITH_TRACING or LANGCHAIN_TRACING_V2: each provider call is traced as a LangSmith run. */
   tracing: boolean;
   /** SUPPORT_REPLY: a support question gets the spec's empty content ("empty", the default) or prompts/canned/support.*.md ("text"). */
-  supportReply?: "empty" | "text" | undefined;
+  supportReply: "empty" | "text";
   /** API_KEY_PREFIXES: the prefixes a caller's key may start with, "any", or unset for the spec's rule. */
   apiKeyPrefixes?: readonly string[] | "any" | undefined;
   /** Named providers (PROVIDER_<NAME>_*), reached with model `<name>/<model>`; OPENAI_BASE_URL stays the default. */

@@ -19,8 +19,11 @@ import { addUsage, NO_USAGE } from "./usage.js";
 import { discardSpeculation } from "./speculation.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
-export type ChatRuntimeConfig = Pick<Config, "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes"> &
-  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models" | "supportReply" | "preflightMode">>;
+export type ChatRuntimeConfig = Pick<
+  Config,
+  "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes" | "supportReply" | "preflightMode"
+> &
+  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models">>;
 
 /** The providers configuration names: OPENAI_BASE_URL (with MODELS, PREFLIGHT_MODEL, API_KEY_PREFIXES) and each PROVIDER_<NAME>_*. */
 export function providersFrom(config: ChatRuntimeConfig): ProviderTable {
@@ -118,7 +121,7 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
       return config.agentMaxSteps;
     },
     get preflightMode() {
-      return config.preflightMode ?? "parallel";
+      return config.preflightMode;
     },
     get providerTimeoutMs() {
       return config.provider.timeoutMs;
@@ -134,7 +137,7 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
       return config.publicBaseUrl;
     },
     get supportReply() {
-      return config.supportReply ?? "empty";
+      return config.supportReply;
     },
     get metrics() {
       return parts.metrics;

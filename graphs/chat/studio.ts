@@ -66,6 +66,9 @@ export function studioRuntime(): ChatRuntime {
     get preflightMode() {
       return config().preflightMode;
     },
+    get supportReply() {
+      return config().supportReply;
+    },
     get studioApiKey() {
       return config().studioApiKey;
     },
