@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from "@langchain/core/messages";
 import { runKey, type ChatRunConfig, type ChatContext } from "./configuration.js";
 import type { ChatDeps, PassageRef } from "./deps.js";
-import { textOf } from "./messages.js";
+import { userTexts } from "./messages.js";
 import { createTools } from "./tools/index.js";
 
 /**
@@ -38,16 +38,15 @@ export interface PrefetchCall {
 
 const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
 
-function userTexts(messages: BaseMessage[]): string[] {
-  return messages.filter((m) => m.getType() === "human").map((m) => textOf(m.content).trim());
-}
+/** The user messages' texts, trimmed. */
+const trimmedUserTexts = (messages: BaseMessage[]) => userTexts(messages).map((t) => t.trim());
 
 /**
  * What to search for: the last user message, or, for a short follow-up, the conversation's question
  * (the latest earlier user message of FOLLOW_UP_WORDS words or more) followed by the follow-up.
  */
 export function searchQuery(messages: BaseMessage[]): string {
-  const users = userTexts(messages);
+  const users = trimmedUserTexts(messages);
   const last = users[users.length - 1] ?? "";
   if (words(last) >= FOLLOW_UP_WORDS) return last;
   for (let i = users.length - 2; i >= 0; i--) {
@@ -74,7 +73,7 @@ function requestPassage(ctx: ChatContext): PassageRef | undefined {
  * unless the whole message is a reference (then the lookup is the answer's scripture).
  */
 export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatContext, messages: BaseMessage[]): PrefetchCall[] {
-  const users = userTexts(messages);
+  const users = trimmedUserTexts(messages);
   const last = users[users.length - 1] ?? "";
   if (last === "") return [];
   const refs: PassageRef[] = [];
