@@ -95,28 +95,33 @@ export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatConte
   return calls;
 }
 
-/** One run's prefetched turn, by its context object, so the speculative call and the state carry the same ids and text. */
-const turns = new WeakMap<object, Promise<BaseMessage[]>>();
+/**
+ * One run's prefetched turn, by its context object and care decision, so the speculative call and the
+ * state carry the same ids and text; a verdict that finds care the rules missed makes a care-safe one.
+ */
+const turns = new WeakMap<object, Map<boolean, Promise<BaseMessage[]>>>();
 
 /**
  * The completed tool turn for the run's question: [assistant tool calls, tool results...], or [] when
  * there is nothing to retrieve. Computed once per run (classifyPreflight may need it before
- * retrieveScripture runs). A tool that fails the way tools report failures (search down) gives the
+ * retrieveScripture runs) for each care decision (care.ts). A tool that fails the way tools report failures (search down) gives the
  * result the model would read; anything else leaves the turn out, and the agent searches itself.
  */
-export function prefetchTurn(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], config: ChatRunConfig): Promise<BaseMessage[]> {
+export function prefetchTurn(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], config: ChatRunConfig, care: boolean): Promise<BaseMessage[]> {
   const run = runKey(config);
-  const known = run && turns.get(run);
+  let byCare = run ? turns.get(run) : undefined;
+  if (run && !byCare) turns.set(run, (byCare = new Map()));
+  const known = byCare?.get(care);
   if (known) return known;
-  const made = retrieve(deps, ctx, messages, config);
-  if (run) turns.set(run, made);
+  const made = retrieve(deps, ctx, messages, config, care);
+  byCare?.set(care, made);
   return made;
 }
 
-async function retrieve(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], config: ChatRunConfig): Promise<BaseMessage[]> {
+async function retrieve(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], config: ChatRunConfig, care: boolean): Promise<BaseMessage[]> {
   const calls = prefetchCalls(deps, ctx, messages);
   if (calls.length === 0) return [];
-  const tools = new Map(createTools(deps, ctx).map((t) => [t.name, t]));
+  const tools = new Map(createTools(deps, ctx, care).map((t) => [t.name, t]));
   try {
     const results = await Promise.all(
       calls.map(async (call) => {

@@ -30,6 +30,8 @@ export class SpeculativeCall {
     readonly messages: ChatCompletionMessageParam[],
     /** How many state messages the request was built from; callAgent adopts only the same conversation. */
     readonly stateMessages: number,
+    /** The care decision the request was made with (care.ts); callAgent adopts only the same decision. */
+    readonly care: boolean,
     /** The call's silence timer and abort; callAgent makes it follow its own step's signal. */
     readonly deadline: Deadline,
     /** The call's metrics record (call-metrics.ts), finished by whoever ends the call. */
@@ -110,12 +112,15 @@ export function holdSpeculation(run: object, call: SpeculativeCall): void {
   running.set(run, call);
 }
 
-/** callAgent's first step: the run's speculative call, when it was made for this conversation. */
-export function adoptSpeculation(run: object | undefined, stateMessages: number): SpeculativeCall | undefined {
+/**
+ * callAgent's first step: the run's speculative call, when it was made for this conversation and this
+ * care decision (a verdict that finds care the rules missed closes a call made without the care note).
+ */
+export function adoptSpeculation(run: object | undefined, stateMessages: number, care: boolean): SpeculativeCall | undefined {
   const call = run ? running.get(run) : undefined;
   if (!call || !run) return undefined;
   running.delete(run);
-  if (call.stateMessages === stateMessages) return call;
+  if (call.stateMessages === stateMessages && call.care === care) return call;
   call.discard();
   return undefined;
 }

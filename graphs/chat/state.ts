@@ -19,6 +19,11 @@ export const ChatState = new StateSchema({
   category: z.enum(PREFLIGHT_CATEGORIES).nullable().default(null),
   /** Who decided the category: cheap rules, the classifier model, or the fail-open fallback; null when skipped. */
   classifiedBy: z.enum(["rules", "model", "fallback"]).nullable().default(null),
+  /**
+   * Whether the answer is made with care (care.ts careFor): the rules over the conversation or the
+   * classifier's verdict, decided by classifyPreflight; null when no preflight ran (the rules decide).
+   */
+  care: z.boolean().nullable().default(null),
   /** Agent model calls made so far; bounded by AGENT_MAX_STEPS. */
   steps: z.number().int().default(0),
   /** The answer as the model wrote it, already cut to max_words, before link conversion. */

@@ -4,6 +4,7 @@ import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { searchRouter } from "../../src/http/search/route.js";
 import { SIMILARITY_FLOOR } from "../../src/scripture/search/search.js";
+import { CARE_AVOID } from "../../src/scripture/search/concepts.js";
 import { createLogger } from "../../src/logger.js";
 import { startTestSearch, type TestSearch } from "../helpers/chroma.js";
 import { listen, type Listening } from "../helpers/listen.js";
@@ -311,6 +312,21 @@ describe("care search (issue 19): people in distress find what a pastor would op
     const found = await chapters(q);
     expect(found.slice(0, 3).filter((c) => want.includes(c)), found.join(", ")).not.toEqual([]);
   });
+});
+
+describe("care-safe search (the chat's care decision, SearchRequest.care)", () => {
+  const avoided = new Set(CARE_AVOID.map((a) => `${a.book} ${a.chapter}`));
+  it.each(["is hell real", "should a wife submit to her husband", "signs of the end times"])(
+    "when %j is searched for a person the chat found in distress, then no chapter any care concept avoids is in the top 3, though it is without care",
+    async (query) => {
+      const top3 = async (care: boolean) =>
+        (await svc.search.search({ query, bibleId: "eng-web", limit: 10, ...(care ? { care } : {}) })).results.slice(0, 3).map((r) => `${r.book_id} ${r.chapter}`);
+      const plain = await top3(false);
+      expect(plain.filter((c) => avoided.has(c)), plain.join(", ")).not.toEqual([]);
+      const cared = await top3(true);
+      expect(cared.filter((c) => avoided.has(c)), cared.join(", ")).toEqual([]);
+    },
+  );
 });
 
 describe("story misses a reader notices (issue 22)", () => {

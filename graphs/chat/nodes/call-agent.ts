@@ -8,8 +8,8 @@ import { resolveContext, runKey, type ChatContext, type ChatRunConfig } from "..
 import { Deadline } from "../deadline.js";
 import type { ChatDeps } from "../deps.js";
 import { agentStepLimit } from "../errors.js";
-import { lastUserText, promptChars, toolResultTexts, toProviderMessages, userTexts } from "../messages.js";
-import { needsCare } from "../preflight-rules.js";
+import { lastUserText, promptChars, toolResultTexts, toProviderMessages } from "../messages.js";
+import { careFor } from "../care.js";
 import type { AgentRequest, ChatCompletionTool } from "../models.js";
 import { adoptSpeculation, holdSpeculation, SpeculativeCall } from "../speculation.js";
 import type { BaseMessage } from "@langchain/core/messages";
@@ -26,24 +26,25 @@ class WordLimitReached extends Error {
 }
 
 /**
- * The system prompt of one request and its care decision (needsCare over the conversation: the care
- * note in the prompt, and the word limiter keeping the help line), made at its first agent step and
- * reused by the later ones.
+ * The system prompt of one request for its care decision (care.ts), made at its first agent step and
+ * reused by the later ones; one per decision, since the speculative first call is made with the rules'
+ * decision before the verdict, which may differ.
  */
-const requestPrompts = new WeakMap<object, { system: string; care: boolean }>();
+const requestPrompts = new WeakMap<object, Map<boolean, string>>();
 
-function requestPrompt(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[]): { system: string; care: boolean } {
-  let made = requestPrompts.get(ctx);
+function requestPrompt(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], care: boolean): string {
+  let byCare = requestPrompts.get(ctx);
+  if (!byCare) requestPrompts.set(ctx, (byCare = new Map()));
+  let made = byCare.get(care);
   if (made === undefined) {
-    const care = needsCare(userTexts(messages));
-    const system = buildSystemPrompt({
+    made = buildSystemPrompt({
       prompts: deps.prompts,
       ctx,
       lastUserText: lastUserText(messages),
       care,
       passage: contextPassage(ctx, deps.bibles, deps.references, toolResultTexts(messages, LOOKUP_PASSAGE_TOOL.name)),
     });
-    requestPrompts.set(ctx, (made = { system, care }));
+    byCare.set(care, made);
   }
   return made;
 }
@@ -78,8 +79,8 @@ function finishCalls(pending: PendingCall[]): { calls: ToolCall[]; invalid: Inva
  * allowed step. The speculative first call (classifyPreflight) is built here too, so it is the
  * request callAgent would have sent.
  */
-export function agentRequest(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], step: number): AgentRequest {
-  const { system } = requestPrompt(deps, ctx, messages);
+export function agentRequest(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], step: number, care: boolean): AgentRequest {
+  const system = requestPrompt(deps, ctx, messages, care);
   const finalStep = step >= deps.maxSteps;
   return {
     messages: toProviderMessages(system, messages),
@@ -93,11 +94,12 @@ export function agentRequest(deps: ChatDeps, ctx: ChatContext, messages: BaseMes
  * holds it for the run: callAgent adopts it when the preflight verdict passes, classifyPreflight
  * discards it otherwise. `signal`: the starting step's, so a caller who leaves meanwhile closes it.
  */
-export function startSpeculation(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], run: object, signal: AbortSignal | undefined): SpeculativeCall {
-  const request = agentRequest(deps, ctx, messages, 1);
+export function startSpeculation(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], run: object, signal: AbortSignal | undefined, care: boolean): SpeculativeCall {
+  const request = agentRequest(deps, ctx, messages, 1, care);
   const call = new SpeculativeCall(
     request.messages,
     messages.length,
+    care,
     new Deadline(deps.providerTimeoutMs, signal),
     startCall(deps.metrics, "agent", ctx.provider?.name),
     (s) => deps.models.streamAgent(ctx, request, s),
@@ -121,9 +123,9 @@ export function createCallAgent(deps: ChatDeps) {
     const step = state.steps + 1;
     const finalStep = step >= deps.maxSteps;
     // The care note in the prompt and the word limiter's respect for the help line follow one decision.
-    const { care } = requestPrompt(deps, ctx, state.messages);
-    const speculative = step === 1 ? adoptSpeculation(runKey(config), state.messages.length) : undefined;
-    const request = speculative ? undefined : agentRequest(deps, ctx, state.messages, step);
+    const care = careFor(state);
+    const speculative = step === 1 ? adoptSpeculation(runKey(config), state.messages.length, care) : undefined;
+    const request = speculative ? undefined : agentRequest(deps, ctx, state.messages, step, care);
     const messages = speculative ? speculative.messages : request!.messages;
     // The service's run hands its delta listener straight to the node (one call per piece); a run
     // without one (LangGraph Studio) gets the pieces on LangGraph's custom stream.

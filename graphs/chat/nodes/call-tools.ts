@@ -1,5 +1,6 @@
 import { type AIMessage, ToolMessage } from "@langchain/core/messages";
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
+import { careFor } from "../care.js";
 import type { ChatDeps } from "../deps.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 import { type ChatTool, createTools } from "../tools/index.js";
@@ -14,7 +15,7 @@ const MAX_ERROR_CHARS = 400;
 export function createCallTools(deps: ChatDeps) {
   return async function callTools(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
     const ctx = resolveContext(config, deps);
-    const tools = new Map<string, ChatTool>(createTools(deps, ctx).map((t) => [t.name, t]));
+    const tools = new Map<string, ChatTool>(createTools(deps, ctx, careFor(state)).map((t) => [t.name, t]));
     const last = state.messages[state.messages.length - 1] as AIMessage;
     const invalid = new Set((last.invalid_tool_calls ?? []).map((c) => c.id));
     const messages = await Promise.all(

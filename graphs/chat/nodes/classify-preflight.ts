@@ -6,6 +6,7 @@ import type { ChatDeps } from "../deps.js";
 import { lastUserText, userTexts } from "../messages.js";
 import { classifierInput } from "../preflight-input.js";
 import { classifyByRules } from "../preflight-rules.js";
+import { careByRules } from "../care.js";
 import { isCallerAbort, toProviderError, upstreamTimeout } from "../provider-errors.js";
 import { PREFLIGHT_CATEGORIES, type ChatStateUpdate, type ChatStateValue } from "../state.js";
 import { addUsage, fromProvider, NO_USAGE } from "../usage.js";
@@ -63,9 +64,11 @@ export function createClassifyPreflight(deps: ChatDeps) {
       hasContext: input.hasContext,
       earlierUserTexts: userTexts(state.messages).slice(0, -1),
     });
+    // The care decision: the rules over the whole conversation (care sticks once a turn read as distress).
+    const care = careByRules(state.messages);
     if (byRule) {
       deps.metrics?.preflight(byRule);
-      return { category: byRule, classifiedBy: "rules" };
+      return { category: byRule, classifiedBy: "rules", care };
     }
 
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
@@ -93,8 +96,8 @@ export function createClassifyPreflight(deps: ChatDeps) {
     let outcome: Awaited<typeof classified>;
     try {
       if (deps.preflightMode === "parallel" && run) {
-        const turn = await prefetchTurn(deps, ctx, state.messages, config);
-        speculative = startSpeculation(deps, ctx, [...state.messages, ...turn], run, config.signal);
+        const turn = await prefetchTurn(deps, ctx, state.messages, config, care);
+        speculative = startSpeculation(deps, ctx, [...state.messages, ...turn], run, config.signal, care);
       }
       outcome = await classified;
     } catch (err) {
@@ -129,6 +132,6 @@ export function createClassifyPreflight(deps: ChatDeps) {
     if (parsed) deps.metrics?.preflight(parsed.category);
     // The verdict: the agent adopts the speculative call, or it is closed now and its cost counted.
     if (speculative && PREFLIGHT_ACTION[update.category!] !== "agent") usage = addUsage(usage, discardSpeculation(run) ?? NO_USAGE);
-    return { ...update, usage };
+    return { ...update, care, usage };
   };
 }

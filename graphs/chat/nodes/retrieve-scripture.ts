@@ -1,5 +1,6 @@
 import { resolveContext, type ChatRunConfig } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
+import { careFor } from "../care.js";
 import { prefetchTurn } from "../prefetch.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 
@@ -12,7 +13,7 @@ import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 export function createRetrieveScripture(deps: ChatDeps) {
   return async function retrieveScripture(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
     const ctx = resolveContext(config, deps);
-    const turn = await prefetchTurn(deps, ctx, state.messages, config);
+    const turn = await prefetchTurn(deps, ctx, state.messages, config, careFor(state));
     return turn.length > 0 ? { messages: turn } : {};
   };
 }

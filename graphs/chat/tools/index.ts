@@ -14,7 +14,7 @@ import { createWordStudyTool, WORD_STUDY_TOOL } from "./word-study.js";
  * guardrails cannot name a tool the agent lacks or leave one out.
  */
 const TOOLBOX = [
-  { info: SEARCH_SCRIPTURE_TOOL, create: (deps: ChatDeps, ctx: ChatContext, canon: SearchCanon) => createSearchScriptureTool(deps, ctx, canon) },
+  { info: SEARCH_SCRIPTURE_TOOL, create: (deps: ChatDeps, ctx: ChatContext, canon: SearchCanon, care: boolean) => createSearchScriptureTool(deps, ctx, canon, care) },
   { info: KEYWORD_SEARCH_TOOL, create: (deps: ChatDeps, ctx: ChatContext, canon: SearchCanon) => createKeywordSearchTool(deps, ctx, canon) },
   { info: LOOKUP_PASSAGE_TOOL, create: (deps: ChatDeps, ctx: ChatContext) => createLookupPassageTool(deps, ctx) },
   { info: WORD_STUDY_TOOL, create: (deps: ChatDeps, ctx: ChatContext) => createWordStudyTool(deps, ctx) },
@@ -22,8 +22,8 @@ const TOOLBOX = [
   { info: TOPICS_TOOL, create: (deps: ChatDeps, ctx: ChatContext) => createTopicsTool(deps, ctx) },
 ] as const;
 
-function buildTools(deps: ChatDeps, ctx: ChatContext, canon: SearchCanon) {
-  return TOOLBOX.map(({ create }) => create(deps, ctx, canon));
+function buildTools(deps: ChatDeps, ctx: ChatContext, canon: SearchCanon, care: boolean) {
+  return TOOLBOX.map(({ create }) => create(deps, ctx, canon, care));
 }
 
 /** The value of the guardrails' `{{tools}}`: one line per tool, its name and purpose. */
@@ -35,17 +35,18 @@ const built = new WeakMap<ChatDeps, Map<string, ChatTool[]>>();
 
 /**
  * The agent's tools; they close over the deps, the request's translation and its theology (commentary
- * preferences; whether its `canon:` has the deuterocanon), the only per-request values they read.
- * Building zod-backed tools costs milliseconds, so each set is built once per deps.
+ * preferences; whether its `canon:` has the deuterocanon), and the run's care decision (care.ts: a
+ * care-safe search), the only per-request values they read. Building zod-backed tools costs
+ * milliseconds, so each set is built once per deps.
  */
-export function createTools(deps: ChatDeps, ctx: ChatContext): ChatTool[] {
+export function createTools(deps: ChatDeps, ctx: ChatContext, care = false): ChatTool[] {
   let byBible = built.get(deps);
   if (!byBible) built.set(deps, (byBible = new Map()));
   // The commentary tool reads the theology's commentary preferences and the search tools its canon, so a
-  // set is per translation and theology.
-  const key = `${ctx.bibleId}|${ctx.theology}`;
+  // set is per translation, theology and care decision.
+  const key = `${ctx.bibleId}|${ctx.theology}|${care ? "care" : ""}`;
   let tools = byBible.get(key);
-  if (!tools) byBible.set(key, (tools = buildTools(deps, ctx, searchCanon(deps, ctx))));
+  if (!tools) byBible.set(key, (tools = buildTools(deps, ctx, searchCanon(deps, ctx), care)));
   return tools;
 }
 

@@ -45,10 +45,12 @@ export const SEARCH_SCRIPTURE_SCHEMA = z.object({
   limit: z.number().int().min(1).max(8).optional().describe("How many passages to return, 1 to 8 (default 4)."),
 });
 
-/** Per call: the translation of the text, whether the deuterocanon is ranked, how references print. */
+/** Per call: the translation of the text, whether the deuterocanon is ranked, how references print, care-safe ranking. */
 export interface SearchCallOptions extends SearchCanon {
   bibleId: string;
   label?: RefLabel;
+  /** The run's care decision (graphs/chat/care.ts): every care concept's `avoid` applies. */
+  care?: boolean;
 }
 
 /**
@@ -114,12 +116,12 @@ export function searchScope(book: string | undefined, testament: "OT" | "NT" | u
 export async function searchScripture(
   deps: Pick<ChatDeps, "search" | "logger"> & Partial<Pick<ChatDeps, "bibles">>,
   { query, testament, book, limit }: z.infer<typeof SEARCH_SCRIPTURE_SCHEMA>,
-  { bibleId, deuterocanon, label = plainLabel }: SearchCallOptions,
+  { bibleId, deuterocanon, label = plainLabel, care = false }: SearchCallOptions,
 ): Promise<ToolOutput> {
   const scope = searchScope(book, testament, deuterocanon);
   if (scope instanceof ToolProblem) return scope;
   try {
-    const { results, lowConfidence } = await deps.search.search({ query, bibleId, limit: limit ?? 4, ...scope });
+    const { results, lowConfidence } = await deps.search.search({ query, bibleId, limit: limit ?? 4, ...scope, ...(care ? { care } : {}) });
     if (results.length === 0) return `No passages found for "${query}". Try other words, or keyword_search for an exact phrase.`;
     return formatSearchResults(results, { bibleId, bible: deps.bibles?.get(bibleId), lowConfidence: lowConfidence === true, label });
   } catch (err) {
@@ -128,8 +130,8 @@ export async function searchScripture(
   }
 }
 
-export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger"> & Partial<Pick<ChatDeps, "bibles">>, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }) {
-  return tool(async (input) => toolText(await searchScripture(deps, input, { bibleId: ctx.bibleId, ...canon })), {
+export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger"> & Partial<Pick<ChatDeps, "bibles">>, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }, care = false) {
+  return tool(async (input) => toolText(await searchScripture(deps, input, { bibleId: ctx.bibleId, ...canon, care })), {
     name: SEARCH_SCRIPTURE_TOOL.name,
     description: SEARCH_SCRIPTURE_DESCRIPTION,
     schema: SEARCH_SCRIPTURE_SCHEMA,

@@ -74,6 +74,16 @@ export function parseConceptLine(line: string): Concept {
 
 export const CONCEPTS: readonly Concept[] = CONCEPT_LINES.map(parseConceptLine);
 
+/**
+ * Every care concept's `avoid`, once each: what a search made for a person in distress ranks far down
+ * whatever concept its words matched (the chat's care decision, SearchRequest.care).
+ */
+export const CARE_AVOID: readonly { book: string; chapter: number }[] = (() => {
+  const seen = new Map<string, { book: string; chapter: number }>();
+  for (const a of CONCEPTS.flatMap((c) => c.avoid)) seen.set(`${a.book} ${a.chapter}`, a);
+  return [...seen.values()];
+})();
+
 // Contractions typed without the apostrophe, as words() leaves the apostrophe forms ("can't" -> "can").
 const CONTRACTIONS: Readonly<Record<string, string>> = wordTable({
   cant: "can", dont: "don", doesnt: "doesn", didnt: "didn", isnt: "isn", arent: "aren", wasnt: "wasn", wont: "won",

@@ -6,7 +6,7 @@ import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import type { Passage } from "./types.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
-import { CONCEPTS, conceptVocabulary, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
+import { CARE_AVOID, CONCEPTS, conceptVocabulary, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
 import { matchTitles, phraseTokens, type TitleEntry, type TitleMatch, type TitleRange } from "./titles.js";
 import { glossSpanish } from "./spanish.js";
 import { tokenize, words } from "./tokenizer.js";
@@ -20,6 +20,11 @@ export interface SearchRequest {
   book?: string;
   /** Rank the deuterocanonical books too (eng-web carries them); the 66 only when absent or false. */
   deuterocanon?: boolean;
+  /**
+   * The asker may be in distress (the chat's care decision: graphs/chat/care.ts): every care concept's
+   * `avoid` applies whatever the words matched, not only the matched care concepts' own.
+   */
+  care?: boolean;
 }
 
 export interface SearchResult {
@@ -254,8 +259,9 @@ export class ScriptureSearch {
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
     const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts)];
-    // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`).
-    const avoid = concepts.flatMap((m) => m.concept.avoid);
+    // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`, or
+    // every care concept's when the caller already knows the asker needs care).
+    const avoid = req.care ? CARE_AVOID : concepts.flatMap((m) => m.concept.avoid);
     let dense: DenseHit[] | null = null;
     if (vector) dense = filtered ? this.denseInMemory(index, vector, ranges!) : await pending!;
     return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens };
