@@ -62,32 +62,6 @@ describe("the reader's study tools in Chromium", () => {
     expect(await gloss.isVisible()).toBe(false);
   });
 
-  it("when the gloss's lexicon link is followed, then a readable page shows the entry, not JSON", async () => {
-    await page.goto(`${srv.url}/read/JHN/3?verse=16`);
-    await page.locator("button[data-tool=words]").click();
-    await page.waitForFunction(() => document.body.classList.contains("words-on"));
-    await word(16, "loved").click();
-    await page.locator(".gloss a.gloss-link").click();
-    await page.waitForURL(/\/lexicon\/G25$/);
-    const res = await page.request.get(page.url());
-    expect(res.headers()["content-type"]).toMatch(/^text\/html/);
-    expect(await page.locator("h1 .lemma").textContent()).toBe("ἀγαπάω");
-    expect(await page.locator("h1 .lemma").getAttribute("lang")).toBe("grc");
-    expect(await page.locator("dd").first().textContent()).toBe("to love (in a social or moral sense)");
-    // Where the KJV uses it, each verse a link into the reader in the KJV; the JSON is one link away for developers.
-    const first = page.locator(".lexicon-refs a").first();
-    expect(await first.getAttribute("href")).toMatch(/^\/read\/[1-4]?[A-Z]{2,3}\/\d+\?verse=\d+(-\d+)?&bible_id=eng-kjv$/);
-    expect(await page.locator('a[href="/v1/lexicon/G25"]').count()).toBe(1);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    expect(await smallTapTargets(page)).toEqual([]);
-    expect(await lowContrastText(page)).toEqual([]);
-    await screenshot(page, "lexicon-entry-phone");
-    await first.click();
-    await page.waitForURL(/\/read\//);
-    expect(problems).toEqual([]);
-  });
-
   it("when a word is hovered on a desktop or reached by keyboard, then its gloss shows and Escape closes it", async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await word(16, "world").hover();
@@ -207,6 +181,32 @@ describe("the reader's study tools in Chromium", () => {
     await page.goto(`${srv.url}/read/JHN/3?bible_id=spa-rv1909`);
     expect(await page.locator(".study button[data-tool]").count()).toBe(0);
     expect(await page.locator(".commentary-menu summary").textContent()).toBe("Comentario (inglés)");
+  });
+
+  it("when the gloss's lexicon link is followed, then a readable page shows the entry, not JSON", async () => {
+    await page.goto(`${srv.url}/read/JHN/3?verse=16`);
+    await page.locator("button[data-tool=words]").click();
+    await page.waitForFunction(() => document.body.classList.contains("words-on"));
+    await word(16, "loved").click();
+    await page.locator(".gloss a.gloss-link").click();
+    await page.waitForURL(/\/lexicon\/G25$/);
+    const res = await page.request.get(page.url());
+    expect(res.headers()["content-type"]).toMatch(/^text\/html/);
+    expect(await page.locator("h1 .lemma").textContent()).toBe("ἀγαπάω");
+    expect(await page.locator("h1 .lemma").getAttribute("lang")).toBe("grc");
+    expect(await page.locator("dd").first().textContent()).toBe("to love (in a social or moral sense)");
+    // Where the KJV uses it, each verse a link into the reader in the KJV; the JSON is one link away for developers.
+    const first = page.locator(".lexicon-refs a").first();
+    expect(await first.getAttribute("href")).toMatch(/^\/read\/[1-4]?[A-Z]{2,3}\/\d+\?verse=\d+(-\d+)?&bible_id=eng-kjv$/);
+    expect(await page.locator('a[href="/v1/lexicon/G25"]').count()).toBe(1);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await smallTapTargets(page)).toEqual([]);
+    expect(await lowContrastText(page)).toEqual([]);
+    await screenshot(page, "lexicon-entry-phone");
+    await first.click();
+    await page.waitForURL(/\/read\//);
+    expect(problems).toEqual([]);
   });
 
   it("when all pages ran, then no CSP violation or script error was reported", () => {
