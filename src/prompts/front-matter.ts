@@ -151,8 +151,8 @@ function yamlErrorMessage(sourceLine: string, parserMessage: string): string {
   const m = UNQUOTED_COLON.exec(sourceLine.trimEnd());
   if (!m) return `front matter is not valid YAML: ${parserMessage.split("\n")[0]}`;
   const [, key, value] = m;
-  const quoted = JSON.stringify(value!.length > 60 ? `${value!.slice(0, 57)}...` : value);
-  return `the value of "${key}" contains ": ", which YAML reads as the start of another field: put the value in double quotes, e.g. ${key}: ${quoted}`;
+  // JSON's escaping is valid in a YAML double-quoted scalar, so the fix can be pasted as it is.
+  return `the value of "${key}" contains ": ", which YAML reads as the start of another field: put the value in double quotes: ${key}: ${JSON.stringify(value)}`;
 }
 
 /** The front matter fields a kind of file may set (prompts/README.md documents each). */

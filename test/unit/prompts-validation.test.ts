@@ -120,7 +120,7 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
   {
     when: "a description holds an unquoted colon",
     breakIt: (d) => editPromptFile(d, "theologies/beta.md", /^description: .*$/m, "description: The Beta tradition: careful and kind."),
-    expected: ['theologies/beta.md:4: the value of "description" contains ": ", which YAML reads as the start of another field: put the value in double quotes, e.g. description: "The Beta tradition: careful and kind."'],
+    expected: ['theologies/beta.md:4: the value of "description" contains ": ", which YAML reads as the start of another field: put the value in double quotes: description: "The Beta tradition: careful and kind."'],
   },
   {
     when: "the file has no front matter",
