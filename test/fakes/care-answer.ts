@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { DEFAULT_PROMPTS_DIR } from "../../src/prompts/loader.js";
+import { DEFAULT_PROMPTS_DIR, loadPrompts } from "../../src/prompts/loader.js";
 import { detectLanguage } from "../../src/prompts/language.js";
 import { type ChatMessage, messageText } from "./chat-request.js";
 
@@ -14,19 +12,20 @@ import { type ChatMessage, messageText } from "./chat-request.js";
  * is never quoted or cited.
  */
 
-/** The care note's heading, read from the partial itself so the two cannot drift. */
-let careHeading: string | undefined;
-function careNoteHeading(): string {
-  careHeading ??= readFileSync(join(DEFAULT_PROMPTS_DIR, "_partials", "crisis-first.md"), "utf8")
-    .split("\n")
-    .find((l) => l.startsWith("# "))!;
-  return careHeading;
+/** The care note's first line as the model receives it, read from the partial itself so the two cannot drift. */
+let careLine: string | undefined;
+function careNoteLine(): string {
+  careLine ??= loadPrompts(DEFAULT_PROMPTS_DIR)
+    .partials.find((p) => p.slug === "crisis-first")!
+    .body.split("\n")
+    .find((l) => l.trim() !== "")!;
+  return careLine;
 }
 
 /** Whether the system prompt carries the service's care note for this message. */
 export function needsCare(messages: ChatMessage[]): boolean {
-  const heading = careNoteHeading();
-  return messages.some((m) => m.role === "system" && messageText(m).includes(heading));
+  const line = careNoteLine();
+  return messages.some((m) => m.role === "system" && messageText(m).includes(line));
 }
 
 // What the guardrails call comfort: God's nearness to the broken-hearted, help, rest, healing, hope, love.
