@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import express, { type RequestHandler, type Router } from "express";
 import helmet from "helmet";
 import type { Config } from "./config.js";
 import type { Logger } from "./logger.js";
@@ -22,6 +22,8 @@ export interface AppDeps {
   isDraining?: () => boolean;
   /** Prometheus metrics (src/metrics.ts); when given, every request is recorded and GET /metrics serves them. */
   metrics?: Metrics;
+  /** Answers a browser's request for a page no route serves (the pages' HTML 404); others get the JSON 404. */
+  notFoundPage?: RequestHandler;
 }
 
 /** Builds the Express app without listening, so tests start it on port 0. */
@@ -57,6 +59,7 @@ export function createApp(deps: AppDeps) {
   for (const router of deps.routers) app.use(router);
 
   app.use(jsonBody);
+  if (deps.notFoundPage) app.use(deps.notFoundPage);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

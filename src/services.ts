@@ -6,7 +6,7 @@ import type { Config } from "./config.js";
 import { chatRouter } from "./http/chat/route.js";
 import { mcpRouter } from "./http/mcp/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
-import { pagesRouter } from "./http/pages/route.js";
+import { pageNotFound, pagesRouter } from "./http/pages/route.js";
 import { searchRouter } from "./http/search/route.js";
 import { studyRouter } from "./http/study/route.js";
 import type { Logger } from "./logger.js";
@@ -72,7 +72,7 @@ export function buildServices(
   const routers: Router[] = [
     searchRouter(search.search, translationIds),
     chatRouter({ run: chat.run, catalog: chat.catalog, config }),
-    pagesRouter({ bibles, providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }),
+    pagesRouter({ bibles, lexicon: study.lexicon, providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }),
     studyRouter({ study, bibles, baseUrl: config.publicBaseUrl }),
     mcpRouter(mcp),
     openapiRouter(),
@@ -92,6 +92,7 @@ export function buildServices(
     },
     routers,
     metrics,
+    notFoundPage: pageNotFound(),
     ...(opts.isDraining ? { isDraining: opts.isDraining } : {}),
   };
   return { app, search, metrics, mcp, stop: () => search.stop() };

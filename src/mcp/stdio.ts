@@ -12,6 +12,7 @@ import { watchParent } from "../lifecycle/parent-watch.js";
 import { createLogger } from "../logger.js";
 import { buildServices, type Services } from "../services.js";
 import { createMcpServer } from "./server.js";
+import { withBareErrorMessages } from "./wire-errors.js";
 
 // A stray console.log anywhere would corrupt the protocol: the console's stdout methods write to stderr.
 for (const method of ["log", "info", "debug"] as const) console[method] = console.error;
@@ -57,7 +58,7 @@ async function main() {
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
   watchParent(() => stop("parent exited"));
-  await server.connect(new StdioServerTransport());
+  await server.connect(withBareErrorMessages(new StdioServerTransport()));
   log.info({ dataDir: config.dataDir, chroma: config.chromaUrl ?? "embedded" }, "MCP server on stdio");
 }
 

@@ -9,7 +9,7 @@ import type { PromptDoc, PromptProblem } from "./types.js";
  */
 export const AUTHORING_RULES = {
   theology: {
-    words: { min: 230, max: 900 },
+    words: { min: 230, max: 1100 },
     heading: "# Perspective: {{theology_name}}",
     sections: ["## Sources of authority", "## Emphases", "## Contested passages", "## Moral questions", "## Other traditions"],
     /** Scenarios in evals/scenarios that name the theology. */

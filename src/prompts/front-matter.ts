@@ -101,10 +101,16 @@ export function parseFrontMatter(
   const lineOf = (offset: number) => split.yamlLine + counter.linePos(offset).line - 1;
   const keyLines = new Map<string, number>();
   if (doc.errors.length > 0) {
-    return {
-      keyLines,
-      problems: doc.errors.map((e) => ({ path, line: lineOf(e.pos[0]), message: `front matter is not valid YAML: ${e.message.split("\n")[0]}` })),
-    };
+    const yamlLines = split.yaml.split("\n");
+    const seen = new Set<number>();
+    const problems: PromptProblem[] = [];
+    for (const e of doc.errors) {
+      const line = lineOf(e.pos[0]);
+      if (seen.has(line)) continue;
+      seen.add(line);
+      problems.push({ path, line, message: yamlErrorMessage(yamlLines[line - split.yamlLine] ?? "", e.message) });
+    }
+    return { keyLines, problems };
   }
   if (isMap(doc.contents)) {
     for (const pair of doc.contents.items) {
@@ -137,7 +143,24 @@ export function parseFrontMatter(
   return { keyLines, problems };
 }
 
-function allowedKeys(kind: PromptKind): string {
+/** An unquoted value holding ": " (the usual slip in a description) reads to YAML as a nested field. */
+const UNQUOTED_COLON = /^([A-Za-z_][\w-]*):[ \t]+([^"'|>\s].*?:\s.*)$/;
+
+/** The YAML parser's message, or for an unquoted colon what happened and the line rewritten to fix it. */
+function yamlErrorMessage(sourceLine: string, parserMessage: string): string {
+  const m = UNQUOTED_COLON.exec(sourceLine.trimEnd());
+  if (!m) return `front matter is not valid YAML: ${parserMessage.split("\n")[0]}`;
+  const [, key, value] = m;
+  // JSON's escaping is valid in a YAML double-quoted scalar, so the fix can be pasted as it is.
+  return `the value of "${key}" contains ": ", which YAML reads as the start of another field: put the value in double quotes: ${key}: ${JSON.stringify(value)}`;
+}
+
+/** The front matter fields a kind of file may set (prompts/README.md documents each). */
+export function frontMatterFields(kind: PromptKind): string[] {
   const schema = SCHEMAS[kind] as unknown as { shape: Record<string, unknown> };
-  return Object.keys(schema.shape).join(", ");
+  return Object.keys(schema.shape);
+}
+
+function allowedKeys(kind: PromptKind): string {
+  return frontMatterFields(kind).join(", ");
 }

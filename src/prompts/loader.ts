@@ -57,7 +57,8 @@ const docKeyLines = new WeakMap<PromptDoc, Map<string, number>>();
 
 interface ParsedFile {
   raw: RawFile;
-  fm: FrontMatter;
+  /** Absent when the front matter has problems (already reported); the body is still checked. */
+  fm?: FrontMatter;
   keyLines: Map<string, number>;
   body: string;
   bodyLine: number;
@@ -142,8 +143,8 @@ function parseFile(raw: RawFile, problems: PromptProblem[]): ParsedFile | undefi
     problems.push({ path, line: controlsLine, message: "body is empty: write the text the model should receive below the Controls line" });
     return undefined;
   }
-  if (!data) return undefined;
-  return { raw, fm: data, keyLines, body, bodyLine, tags: scanTags(blankComments(body), bodyLine) };
+  // A front-matter problem does not stop the body's checks: prompts:check prints every problem at once.
+  return { raw, ...(data ? { fm: data } : {}), keyLines, body, bodyLine, tags: scanTags(blankComments(body), bodyLine) };
 }
 
 /** Why a name cannot be used in a kind of file, with the way out for the per-request values. */
@@ -194,7 +195,7 @@ function toDoc(file: ParsedFile, partials: Map<string, ParsedFile>, problems: Pr
       }
     }
   }
-  if (!ok) return undefined;
+  if (!ok || !fm) return undefined;
 
   const body = withoutComments(file.body).replace(/\{\{\s*>\s*([a-z][a-z0-9_-]*)\s*\}\}/g, (_, name: string) => withoutComments(partials.get(name)?.body ?? ""));
   const slug = fm.slug ?? raw.stem;

@@ -4,7 +4,7 @@ import { buildChatRuntime } from "../../graphs/chat/runtime.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { chatRouter } from "../../src/http/chat/route.js";
-import { pagesRouter } from "../../src/http/pages/route.js";
+import { pageNotFound, pagesRouter } from "../../src/http/pages/route.js";
 import { studyRouter } from "../../src/http/study/route.js";
 import { createStudyLibrary } from "../../src/study/library.js";
 import { createLogger } from "../../src/logger.js";
@@ -26,6 +26,7 @@ export async function startPagesApp(extra: Router[] = [], env: Record<string, st
   const prompts = loadPrompts();
   const config = loadConfig(env);
   const metrics = createMetrics({ defaultMetrics: false });
+  const study = createStudyLibrary();
   const app = createApp({
     config,
     logger: createLogger("silent"),
@@ -38,8 +39,13 @@ export async function startPagesApp(extra: Router[] = [], env: Record<string, st
       profiles: () => listProfiles(prompts),
     },
     // The study endpoints too: the reader's study tools read them.
-    routers: [pagesRouter({ bibles: shippedBibles(), providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }), studyRouter({ study: createStudyLibrary(), bibles: shippedBibles() }), ...extra],
+    routers: [
+      pagesRouter({ bibles: shippedBibles(), lexicon: study.lexicon, providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }),
+      studyRouter({ study, bibles: shippedBibles() }),
+      ...extra,
+    ],
     metrics,
+    notFoundPage: pageNotFound(),
   });
   return Object.assign(await listen(app), { metrics });
 }

@@ -58,16 +58,29 @@ describe("the prompt lab in Chromium", () => {
     expect(await column("a").locator('[data-field="bible_id"] option').count()).toBe(3);
   });
 
-  it("when asked without a key, then each column shows the error envelope readably", async () => {
+  it("when asked without a key, then the key field says so, in view and next to it, and nothing is sent", async () => {
     await page.fill("#question", "What does John 3:16 mean?");
     await page.click("#ask");
-    await expect.poll(() => column("a").locator(".status").textContent(), { timeout: 10_000 }).toMatch(/^401 · missing_api_key: /);
-    expect(await column("b").locator(".status").textContent()).toMatch(/^401 · missing_api_key: /);
+    const message = page.locator("#key-error");
+    await expect.poll(() => message.textContent()).toMatch(/^Paste your provider key first/);
+    expect(await page.locator("#key").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("key");
+    expect(await inViewport(page, "#key-error")).toBe(true);
+    const [field, note] = await Promise.all([page.locator("#key").boundingBox(), message.boundingBox()]);
+    expect(note!.y - (field!.y + field!.height)).toBeLessThan(30);
+    expect(note!.x).toBeLessThan(field!.x + field!.width);
+    // Said by the field, not only as red text at the bottom: the columns stay untouched.
+    for (const id of ["a", "b"] as const) expect(await column(id).locator(".status").textContent()).toBe("");
+    expect(requests.filter((r) => r.url().endsWith("/v1/chat/completions"))).toHaveLength(0);
     expect(srv.provider.chatRequests).toHaveLength(0);
+    await screenshot(page, "lab-missing-key");
   });
 
-  it("when asked with a key, then both configurations stream side by side with their own settings", async () => {
+  it("when asked with a key, then both configurations stream side by side with their own settings, in view", async () => {
     await page.fill("#key", KEY);
+    // Typing a key clears the note about it.
+    expect(await page.locator("#key-error").textContent()).toBe("");
+    expect(await page.locator("#key").getAttribute("aria-invalid")).toBeNull();
     await column("b").locator('[data-field="theology"]').selectOption("reformed");
     await column("b").locator('[data-field="bible_id"]').selectOption("eng-kjv");
     await column("b").locator('[data-field="max_words"]').fill("120");
@@ -80,6 +93,14 @@ describe("the prompt lab in Chromium", () => {
       .poll(() => column("a").locator(".output").evaluate((el) => /God so loved/.test(el.textContent ?? "") && !/Amen/.test(el.textContent ?? "")), { timeout: 15_000, interval: 20 })
       .toBe(true);
     expect(await column("a").getAttribute("data-state")).toBe("running");
+    // At 1280x900 both answers stream where the person is looking, the question still on screen.
+    await screenshot(page, "lab-streaming-1280x900");
+    for (const id of ["a", "b"] as const) {
+      expect(await inViewport(page, `[data-column="${id}"] .status`), id).toBe(true);
+      // The output's container: its paragraphs are re-rendered with every chunk.
+      expect(await inViewport(page, `[data-column="${id}"] .output`), id).toBe(true);
+    }
+    expect(await inViewport(page, "#question")).toBe(true);
     await expect.poll(() => column("a").getAttribute("data-state"), { timeout: 15_000 }).toBe("done");
     await expect.poll(() => column("b").getAttribute("data-state"), { timeout: 15_000 }).toBe("done");
     expect(await column("a").locator(".output").textContent()).toContain("Amen.");
@@ -165,7 +186,12 @@ describe("the prompt lab in Chromium", () => {
     for (const id of ["a", "b"] as const) {
       expect(await column(id).locator(".status").textContent()).toMatch(/^401 · invalid_api_key: \S/);
       expect(await column(id).locator(".output").textContent()).toBe("");
+      expect(await inViewport(page, `[data-column="${id}"] .status`), id).toBe(true);
     }
+    // The refused key is also said by its field, where it can be fixed.
+    expect(await page.locator("#key-error").textContent()).toMatch(/^The service refused this key: \S/);
+    expect(await page.locator("#key-error").textContent()).not.toContain(KEY);
+    expect(await inViewport(page, "#key-error")).toBe(true);
     await screenshot(page, "lab-provider-refused");
   });
 

@@ -97,6 +97,17 @@ describe("the reader in Chromium", () => {
     await screenshot(page, "reader-not-found");
   });
 
+  it("when a browser opens an address no page has, then it gets the not-found page, not a JSON error", async () => {
+    const res = await page.goto(`${srv.url}/reader/JHN/3`);
+    expect(res?.status()).toBe(404);
+    expect(res?.headers()["content-type"]).toMatch(/^text\/html/);
+    expect(await page.locator("h1").textContent()).toBe("Not found");
+    await page.locator('main a[href="/read/PSA/23"]').click();
+    await page.waitForURL(/\/read\/PSA\/23$/);
+    await page.goBack();
+    await screenshot(page, "page-not-found");
+  });
+
   it("when a chapter is scrolled, then the compact header with the reference, the translation and prev/next stays on screen", async () => {
     await page.goto(`${srv.url}/read/JHN/3?verse=16`);
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);

@@ -51,16 +51,13 @@ describe("the reader's study tools in Chromium", () => {
     expect(await gloss.locator(".lemma").first().getAttribute("lang")).toBe("grc");
     expect(await gloss.locator(".translit").first().textContent()).toBe("agapáō");
     expect(await gloss.locator(".gloss-def").first().textContent()).toBe("to love (in a social or moral sense)");
-    expect(await gloss.locator("a.gloss-link").getAttribute("href")).toBe("/v1/lexicon/G25");
+    expect(await gloss.locator("a.gloss-link").getAttribute("href")).toBe("/lexicon/G25");
     expect(await inViewport(page, ".gloss")).toBe(true);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, "study-word-gloss-phone");
     expect(await smallTapTargets(page)).toEqual([]);
     expect(await lowContrastText(page)).toEqual([]);
-    // The link leads to the lexicon entry itself.
-    const entry = await (await fetch(srv.url + "/v1/lexicon/G25")).json();
-    expect(entry).toMatchObject({ id: "G25", lemma: "ἀγαπάω" });
     await page.mouse.click(5, 400);
     expect(await gloss.isVisible()).toBe(false);
   });
@@ -144,6 +141,17 @@ describe("the reader's study tools in Chromium", () => {
       return c.top >= a.top && c.top < a.bottom;
     });
     expect(covers).toBe(true);
+    // The section's own heading shows below the panel's sticky title bar, not hidden under it.
+    const [head, heading] = await page.evaluate(() => [
+      document.querySelector("aside.commentary .c-head")!.getBoundingClientRect().toJSON(),
+      document.querySelector(".c-section.covers h3")!.getBoundingClientRect().toJSON(),
+    ]);
+    expect(heading.top).toBeGreaterThanOrEqual(head.bottom);
+    const headingOnTop = await page.evaluate(() => {
+      const r = document.querySelector(".c-section.covers h3")!.getBoundingClientRect();
+      return document.elementFromPoint(r.left + 4, r.top + r.height / 2)?.closest(".c-section.covers h3") !== null;
+    });
+    expect(headingOnTop).toBe(true);
     await screenshot(page, "study-commentary-desktop");
     expect(await lowContrastText(page)).toEqual([]);
     await page.emulateMedia({ colorScheme: "dark" });
@@ -173,6 +181,32 @@ describe("the reader's study tools in Chromium", () => {
     await page.goto(`${srv.url}/read/JHN/3?bible_id=spa-rv1909`);
     expect(await page.locator(".study button[data-tool]").count()).toBe(0);
     expect(await page.locator(".commentary-menu summary").textContent()).toBe("Comentario (inglés)");
+  });
+
+  it("when the gloss's lexicon link is followed, then a readable page shows the entry, not JSON", async () => {
+    await page.goto(`${srv.url}/read/JHN/3?verse=16`);
+    await page.locator("button[data-tool=words]").click();
+    await page.waitForFunction(() => document.body.classList.contains("words-on"));
+    await word(16, "loved").click();
+    await page.locator(".gloss a.gloss-link").click();
+    await page.waitForURL(/\/lexicon\/G25$/);
+    const res = await page.request.get(page.url());
+    expect(res.headers()["content-type"]).toMatch(/^text\/html/);
+    expect(await page.locator("h1 .lemma").textContent()).toBe("ἀγαπάω");
+    expect(await page.locator("h1 .lemma").getAttribute("lang")).toBe("grc");
+    expect(await page.locator("dd").first().textContent()).toBe("to love (in a social or moral sense)");
+    // Where the KJV uses it, each verse a link into the reader in the KJV; the JSON is one link away for developers.
+    const first = page.locator(".lexicon-refs a").first();
+    expect(await first.getAttribute("href")).toMatch(/^\/read\/[1-4]?[A-Z]{2,3}\/\d+\?verse=\d+(-\d+)?&bible_id=eng-kjv$/);
+    expect(await page.locator('a[href="/v1/lexicon/G25"]').count()).toBe(1);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await smallTapTargets(page)).toEqual([]);
+    expect(await lowContrastText(page)).toEqual([]);
+    await screenshot(page, "lexicon-entry-phone");
+    await first.click();
+    await page.waitForURL(/\/read\//);
+    expect(problems).toEqual([]);
   });
 
   it("when all pages ran, then no CSP violation or script error was reported", () => {

@@ -8,6 +8,7 @@ import type { ChatRequest } from "./chat-request.js";
 import { startFakeProvider } from "./index.js";
 import { formatChatRequest } from "./request-log.js";
 import { answerFromPassages, passagesFromToolResults, quotablePart, SCRIPTED_NOTE, standaloneReply, unbalancedAt } from "./standalone-script.js";
+import { comforts } from "./care-answer.js";
 import { referenceIn, searchQueryFrom, toolArguments } from "./tool-arguments.js";
 
 const KEY = "sk-test-standalone-3b9e1f07aa";
@@ -165,6 +166,18 @@ describe("when the service runs against the standalone script", () => {
     expect(quoted).toBeDefined();
     expect(unbalancedAt(quoted!)).toBe(-1);
     expect(toolResult).toContain(quoted);
+  });
+
+  it("then \"I want to end my life\" is answered with the help line first and no verse that wounds, whatever the search found", async () => {
+    const { answer, toolResult } = await ask("I want to end my life");
+    expect(answer).toMatch(/^I'm so sorry[^.]*\. Please reach someone who can help right now: US and Canada: 988 /);
+    // Jezebel's threat and Elijah's "take away my life" are never given to this person, quoted or cited.
+    expect(answer).not.toMatch(/life as the life|take away my life|1 Kings 19:2\b|1 Kings 19:4\b/);
+    const quoted = /reads: "(.+?)"/.exec(answer)?.[1];
+    if (quoted !== undefined) {
+      expect(toolResult).toContain(quoted);
+      expect(comforts(quoted)).toBe(true);
+    }
   });
 
   it("then the docs' example \"Explain Romans 8:28\" looks up Romans 8:28 and quotes it", async () => {

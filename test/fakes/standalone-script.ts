@@ -1,4 +1,5 @@
 import { type ChatMessage, type ChatRequest, forcedFunction, lastUserText, messageText, wantsJsonSchema } from "./chat-request.js";
+import { careOpening, comforts, needsCare } from "./care-answer.js";
 import { defaultReply, hasToolResultSinceUser } from "./default-script.js";
 import { type FakeReply, reply } from "./replies.js";
 import { toolArguments, toolFor } from "./tool-arguments.js";
@@ -33,8 +34,8 @@ const KEYWORD_HIT = /^((?:[1-3] )?\p{L}[\p{L} ]*? \d+:\d+(?:-\d+)?): (.+)$/u;
 // A line the tools write about the text rather than scripture: "[chapter 4]", "[3 more verses left out ...]".
 const NOTE_LINE = /^\[.*\]$/;
 
-/** Passages in the tool results after the last user message, in the order the tools gave them. */
-export function passagesFromToolResults(messages: ChatMessage[]): Found[] {
+/** The tool results after the last user message: only the last question's count. */
+function toolResultsSinceUser(messages: ChatMessage[]): ChatMessage[] {
   let start = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     if (messages[i]?.role === "user") {
@@ -42,9 +43,37 @@ export function passagesFromToolResults(messages: ChatMessage[]): Found[] {
       break;
     }
   }
+  return messages.slice(start).filter((m) => m.role === "tool");
+}
+
+// A numbered verse line under a search heading or a lookup title: "19 Many are the afflictions ...".
+const VERSE_LINE = /^(\d+) (.+)$/;
+// A lookup across chapters marks where the next begins: "[chapter 4]".
+const CHAPTER_NOTE = /^\[chapter (\d+)\]$/;
+
+/** Every single verse the tools returned (search blocks, lookups, keyword hits), in the order given. */
+export function versesFromToolResults(messages: ChatMessage[]): Found[] {
   const found: Found[] = [];
-  for (const message of messages.slice(start)) {
-    if (message.role !== "tool") continue;
+  for (const message of toolResultsSinceUser(messages)) {
+    let chapter: string | undefined;
+    for (const line of messageText(message).split("\n")) {
+      const heading = SEARCH_HEADING.exec(line)?.[1] ?? LOOKUP_TITLE.exec(line)?.[1];
+      const keyword = KEYWORD_HIT.exec(line);
+      const next = CHAPTER_NOTE.exec(line.trim());
+      const verse = VERSE_LINE.exec(line);
+      if (heading) chapter = heading.replace(/:[\d-]+$/, "");
+      else if (next && chapter) chapter = chapter.replace(/\d+$/, next[1]!);
+      else if (keyword) found.push({ reference: keyword[1]!, text: keyword[2]! });
+      else if (verse && chapter) found.push({ reference: `${chapter}:${verse[1]}`, text: verse[2]! });
+    }
+  }
+  return found;
+}
+
+/** Passages in the tool results after the last user message, in the order the tools gave them. */
+export function passagesFromToolResults(messages: ChatMessage[]): Found[] {
+  const found: Found[] = [];
+  for (const message of toolResultsSinceUser(messages)) {
     const lines = messageText(message).split("\n");
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
@@ -149,6 +178,20 @@ export function answerFromPassages(passages: Found[]): string {
   return `Scripture speaks to this in ${list(top.map((p) => p.reference))}.${quote ? ` ${quote}` : ""} ${SCRIPTED_NOTE}`;
 }
 
+/**
+ * The answer for a person in distress (care-answer.ts): the help line first, then only verses that speak
+ * comfort, quoted and cited; none of the others, however well they matched the search.
+ */
+export function careAnswer(messages: ChatMessage[], userText: string): string {
+  const comfort = versesFromToolResults(messages)
+    .map((v) => ({ reference: v.reference, words: quotablePart(v.text) }))
+    .filter((v): v is { reference: string; words: string } => v.words !== undefined && !v.words.endsWith("…") && comforts(v.words));
+  const seen = new Set<string>();
+  const verses = comfort.filter((v) => !seen.has(v.reference) && seen.add(v.reference)).slice(0, MAX_REFERENCES);
+  const scripture = verses[0] ? ` ${verses[0].reference} reads: "${verses[0].words}"${verses.length > 1 ? ` See also ${list(verses.slice(1).map((v) => v.reference))}.` : ""}` : "";
+  return `${careOpening(messages, userText)}${scripture} ${SCRIPTED_NOTE}`;
+}
+
 export function standaloneReply(request: ChatRequest): FakeReply {
   const body = request.body;
   if (wantsJsonSchema(body) || forcedFunction(body)) return defaultReply(request);
@@ -159,5 +202,6 @@ export function standaloneReply(request: ChatRequest): FakeReply {
   }
   // Used as a plain chat provider (no tools ran), it answers like the default script.
   if (!hasToolResultSinceUser(request)) return defaultReply(request);
+  if (needsCare(body.messages)) return reply.text(careAnswer(body.messages, userText));
   return reply.text(answerFromPassages(passagesFromToolResults(body.messages)));
 }

@@ -201,6 +201,13 @@ describe("the landing page", () => {
     expect(html).not.toMatch(/(src|href)="https?:/);
   });
 
+  it("when / describes scripture search, then it promises only what GET /v1/scripture/search does: semantic, no keyword mode", async () => {
+    const { html } = await page("/");
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toMatch(/Scripture search semantic search over chapters/);
+    expect(text).not.toMatch(/keyword/i);
+  });
+
   it("when the provider is a real remote one, then the page does not tell visitors that any sk- key works", async () => {
     // startPagesApp's configuration keeps the default OPENAI_BASE_URL (api.openai.com), as production does.
     const { html } = await page("/");
@@ -241,5 +248,59 @@ describe("the landing page", () => {
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD");
     expect((await fetch(srv.url + "/", { method: "HEAD" })).status).toBe(200);
+  });
+});
+
+describe("pages for addresses that do not exist", () => {
+  const browserGet = (path: string) => fetch(srv.url + path, { headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" } });
+
+  it("when a browser asks for an unknown path, then it gets an HTML 404 page with the way back, under the page CSP", async () => {
+    for (const path of ["/nope", "/reader/JHN/3", "/lab/old"]) {
+      const res = await browserGet(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(res.headers.get("content-security-policy"), path).toContain("script-src 'self'");
+      const html = await res.text();
+      expect(html).toContain("<h1>Not found</h1>");
+      expect(html).toContain('href="/read/GEN/1"');
+    }
+  });
+
+  it("when an API client or an API path asks for an unknown path, then the 404 stays the JSON error envelope", async () => {
+    const cases: [string, Record<string, string>][] = [
+      ["/nope", {}],
+      ["/nope", { accept: "application/json" }],
+      ["/nope", { accept: "*/*" }],
+      ["/v1/nope", { accept: "text/html" }],
+    ];
+    for (const [path, headers] of cases) {
+      const res = await fetch(srv.url + path, { headers });
+      expect(res.status, `${path} ${headers.accept}`).toBe(404);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect((await res.json()).error).toMatchObject({ type: "invalid_request_error", code: "not_found" });
+    }
+    const post = await fetch(srv.url + "/nope", { method: "POST", headers: { accept: "text/html" } });
+    expect(post.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+});
+
+describe("the lexicon page", () => {
+  it("when a Strong's entry is opened, then it is a page people read: word, sense, KJV usage, verses linked into the reader", async () => {
+    const { html } = await page("/lexicon/G25");
+    expect(html).toContain('<span class="lemma" lang="grc">ἀγαπάω</span>');
+    expect(html).toContain("<dd>to love (in a social or moral sense)</dd>");
+    expect(html).toMatch(/<dt>In the King James Version<\/dt><dd>[^<]*love/);
+    expect(html).toMatch(/<ul class="lexicon-refs"><li><a href="\/read\/[^"]+bible_id=eng-kjv">/);
+    expect(html).toContain('<a href="/v1/lexicon/G25">/v1/lexicon/G25</a>');
+    const hebrew = await page("/lexicon/H7965");
+    expect(hebrew.html).toMatch(/<span class="lemma" lang="hbo">/);
+  });
+
+  it("when the number is spelled another way, then it redirects to the one address; unknown or malformed, an HTML 404", async () => {
+    const res = await get("/lexicon/g0025");
+    expect(res.status).toBe(301);
+    expect(res.headers.get("location")).toBe("/lexicon/G25");
+    expect((await page("/lexicon/G99999", 404)).html).toContain("Strong&#39;s dictionary has no entry G99999.");
+    expect((await page("/lexicon/%3Cb%3E", 404)).html).toContain("is not a Strong&#39;s number");
   });
 });

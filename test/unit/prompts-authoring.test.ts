@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SCENARIOS_DIR } from "../../evals/answers/scenario.js";
 import { checkPrompts } from "../../src/prompts/check.js";
 import { listingLanguage } from "../../src/prompts/language.js";
+import { AUTHORING_RULES } from "../../src/prompts/authoring.js";
+import { frontMatterFields } from "../../src/prompts/front-matter.js";
 import { DEFAULT_PROMPTS_DIR, listTheologies, loadPrompts } from "../../src/prompts/loader.js";
 
 let root: string;
@@ -59,7 +61,7 @@ describe("prompts:check holds every authoring rule", () => {
     // Every section kept, each cut to one sentence.
     const path = addQuaker((t) => t.replace(/(## [^\n]+\n)(?:(?!## )[\s\S])*?(?=## |$)/g, (_, heading: string) => `${heading}\n<!-- Sources: none -->\nShort.\n\n`));
     addQuakerScenarios();
-    expect(problems().some((l) => l.startsWith(`${path}:`) && /\d+ words: keep a theology between 230 and 900 words/.test(l))).toBe(true);
+    expect(problems().some((l) => l.startsWith(`${path}:`) && /\d+ words: keep a theology between 230 and 1100 words/.test(l))).toBe(true);
   });
 
   it("when a section, the Spanish name or the sources comment is missing, then each is its own file:line problem", () => {
@@ -83,6 +85,28 @@ describe("prompts:check holds every authoring rule", () => {
     const path = join(prompts, "profiles", "pastor.md");
     writeFileSync(path, text);
     expect(problems()).toContain(`${path}:2: 0 eval scenario(s) in evals/scenarios use this profile; add at least 2`);
+  });
+});
+
+describe("the author's guide (prompts/README.md)", () => {
+  const guide = readFileSync(join(DEFAULT_PROMPTS_DIR, "README.md"), "utf8");
+
+  it("when a theology or profile field is allowed, then the guide documents it", () => {
+    for (const kind of ["theology", "profile"] as const) {
+      for (const field of frontMatterFields(kind)) expect(guide, `${kind} field ${field}`).toContain(field);
+    }
+    expect(guide).toMatch(/`commentaries` \(theologies only/);
+  });
+
+  it("when the guide's steps for a new theology are followed in order, then the scenarios come before the check that counts them", () => {
+    const steps = guide.split(/^## Adding a theology or profile$/m)[1]?.split(/^## /m)[0] ?? "";
+    const scenarios = steps.indexOf("evals/scenarios");
+    const check = steps.indexOf("npm run prompts:check");
+    expect(scenarios).toBeGreaterThan(-1);
+    expect(check).toBeGreaterThan(scenarios);
+    const words = ["zero", "one", "two", "three", "four", "five"];
+    const rule = new RegExp(`at least ${words[AUTHORING_RULES.theology.scenarios]} that name a new theology,\\s+${words[AUTHORING_RULES.profile.scenarios]}\\s+that name a new profile`);
+    expect(steps).toMatch(rule);
   });
 });
 

@@ -77,6 +77,20 @@ describe("shipped prompts", () => {
     expect(g.indexOf("Put the help in your first two sentences")).toBeLessThan(g.indexOf("- English:"));
   });
 
+  it("when any profile is chosen, then the core carries the steps for a child's disclosure exactly once, from the guardrails", () => {
+    const step = "designated safeguarding lead";
+    const count = (text: string) => text.split(step).length - 1;
+    expect(count(registry.guardrails.body)).toBe(1);
+    for (const p of registry.profiles) {
+      // Any adult may hear a disclosure: the steps cannot depend on the profile, nor be said twice.
+      expect(count(p.body), p.slug).toBe(0);
+      expect(count([registry.guardrails.body, p.body].join("\n\n")), p.slug).toBe(1);
+    }
+    const g = registry.guardrails.body;
+    expect(g.indexOf("- English:")).toBeLessThan(g.indexOf(step));
+    expect(g.indexOf(step)).toBeLessThan(g.indexOf("# Hard moral questions"));
+  });
+
   it("when the guardrails are read, then their tool list comes from the tools and the word limit from the request", () => {
     expect(registry.guardrails.body).toContain("{{tools}}");
     expect(registry.guardrails.body).toContain("word limit given at the end of these instructions");

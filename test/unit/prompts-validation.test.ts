@@ -118,6 +118,11 @@ const cases: { when: string; breakIt: (dir: string) => void; expected: string[] 
     expected: ["theologies/beta.md:4: front matter is not valid YAML"],
   },
   {
+    when: "a description holds an unquoted colon",
+    breakIt: (d) => editPromptFile(d, "theologies/beta.md", /^description: .*$/m, "description: The Beta tradition: careful and kind."),
+    expected: ['theologies/beta.md:4: the value of "description" contains ": ", which YAML reads as the start of another field: put the value in double quotes: description: "The Beta tradition: careful and kind."'],
+  },
+  {
     when: "the file has no front matter",
     breakIt: (d) => writeFileSync(join(d, "preflight.md"), "Classify the message.\n"),
     expected: ["preflight.md:1: file must start with YAML front matter"],
@@ -189,6 +194,19 @@ describe("loadPrompts validation", () => {
     const dir = copyPromptFixture();
     symlinkSync(join(dir, "_partials/care.md"), join(dir, "_partials/care-link.md"));
     expect(loadPrompts(dir).partials.map((p) => p.slug).sort()).toEqual(["care", "care-link", "crisis-first", "preflight-conversation", "request-length"]);
+  });
+
+  it("when one file has both a front-matter error and placeholder errors, then all of them are listed", () => {
+    const dir = copyPromptFixture();
+    editPromptFile(dir, "theologies/beta.md", /^description: .*$/m, "description: Beta: a test tradition");
+    editPromptFile(dir, "theologies/beta.md", "{{theology_name}}", "{{nope}} and {{max_words}}");
+    const problems = promptProblems(dir)
+      .split("\n")
+      .filter((l) => l.includes("theologies/beta.md:"));
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/beta\.md:4: the value of "description" contains ": "/);
+    expect(problems[1]).toMatch(/unknown placeholder \{\{nope\}\}/);
+    expect(problems[2]).toMatch(/placeholder \{\{max_words\}\} is not available in theology files/);
   });
 
   it("when several files are broken, then every problem is listed, not only the first", () => {

@@ -2,6 +2,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { Router, type Request, type Response } from "express";
 import type { AppError } from "../../errors.js";
 import { createMcpServer, type McpDeps } from "../../mcp/server.js";
+import { withBareErrorMessages } from "../../mcp/wire-errors.js";
 import { jsonBody } from "../routes.js";
 
 export const MCP_PATH = "/mcp";
@@ -32,7 +33,7 @@ export function mcpRouter(deps: McpDeps): Router {
   const router = Router();
   router.post(MCP_PATH, jsonBody, async (req: Request, res: Response) => {
     const server = createMcpServer(deps);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = withBareErrorMessages(new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
     res.on("close", () => {
       void transport.close();
       void server.close();

@@ -263,6 +263,12 @@ export function buildOpenApiDocument(version = "0.1.0"): Json {
         ],
       ),
       "/lab": page("promptLab", "The prompt lab: two configurations answer side by side.", { 200: { description: "HTML page.", content: html } }),
+      "/lexicon/{id}": page(
+        "lexiconPage",
+        "A Strong's entry as a page, where the reader's word glosses link (the JSON is /v1/lexicon/{id}).",
+        { 200: { description: "HTML page.", content: html }, 301: { description: "Canonical address (G25 for g0025)." }, 404: { description: "Friendly HTML 404.", content: html } },
+        [pathParam("id", "Strong's number (G25, H7965).")],
+      ),
       "/assets/{file}": page("asset", "Static files of the pages.", { 200: { description: "The file." }, 404: { description: "No such file." } }, [
         pathParam("file", "File name."),
       ]),

@@ -32,8 +32,9 @@ export function renderLab(assets: PageAssets, baseUrl?: string): string {
 memory only and is sent only to this service, as the Authorization header; reloading the page forgets it.</p>
 <form id="lab" method="dialog" autocomplete="off">
 <div class="ask">
-<label>Provider key <input id="key" type="password" autocomplete="off" spellcheck="false" placeholder="sk-…"></label>
-<label>Question <textarea id="question" rows="3" placeholder="What does John 3:16 mean?"></textarea></label>
+<div class="key-field"><label>Provider key <input id="key" type="password" autocomplete="off" spellcheck="false" placeholder="sk-…" aria-describedby="key-error"></label>
+<p id="key-error" class="field-error" role="alert"></p></div>
+<label class="question">Question <textarea id="question" rows="3" placeholder="What does John 3:16 mean?"></textarea></label>
 <div class="actions"><button id="ask" type="submit">Ask both</button> <button id="stop" type="button" disabled>Stop</button></div>
 <p id="lab-error" class="status" role="alert"></p>
 </div>

@@ -55,8 +55,8 @@ answers link to</span></li>
 <li><a href="/openapi.json">OpenAPI document</a> <span>every endpoint, field and error (OpenAPI 3.1)</span></li>
 <li><a href="/v1/translations">Translations</a>, <a href="/v1/theologies">theologies</a>,
 <a href="/v1/profiles">profiles</a>, <a href="/v1/models">models</a> <span>the listings, no key needed</span></li>
-<li><a href="/v1/scripture/search?q=love%20your%20enemies&amp;limit=3">Scripture search</a> <span>semantic and keyword
-search over chapters, no key needed</span></li>
+<li><a href="/v1/scripture/search?q=love%20your%20enemies&amp;limit=3">Scripture search</a> <span>semantic search
+over chapters, no key needed</span></li>
 <li><a href="/readyz">Readiness</a> <span>200 once search is ready</span></li>
 </ul>
 

@@ -1,14 +1,18 @@
-import express, { Router, type NextFunction, type Request, type Response } from "express";
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import helmet from "helmet";
 import { route } from "../routes.js";
 import { ASSETS_DIR, assetVersions, pageAssets } from "./html.js";
 import { renderLab } from "./lab.js";
 import { renderLanding } from "./landing.js";
+import { renderLexiconEntry, resolveLexiconPage } from "./lexicon-view.js";
+import type { Lexicon } from "../../study/lexicon.js";
 import { readerHref, resolveReader, type BibleSource } from "./reader.js";
 import { renderNotFound, renderReader } from "./reader-view.js";
 
 export interface PagesDeps {
   bibles: BibleSource;
+  /** Strong's dictionary: the reader's word glosses link to its entries as pages. */
+  lexicon: Pick<Lexicon, "get" | "references" | "verses">;
   /** OPENAI_BASE_URL: the landing page's key hint shows only for a provider on this machine. */
   providerBaseUrl?: string | undefined;
   /** PUBLIC_BASE_URL: the lab renders answers' absolute reader links under it. */
@@ -51,7 +55,7 @@ export function pagesRouter(deps: PagesDeps): Router {
   };
   const notFoundPage = (res: Response, message: string) => html(res, 404, renderNotFound(assets, message));
 
-  router.use(["/read", "/lab", "/assets"], pageSecurity);
+  router.use(["/read", "/lab", "/assets", "/lexicon"], pageSecurity);
 
   router.use(
     "/assets",
@@ -82,8 +86,37 @@ export function pagesRouter(deps: PagesDeps): Router {
   route(router, "/read", { get: (_req, res) => void res.redirect(302, "/read/GEN/1") });
   router.get("/read/*rest", (_req, res) => notFoundPage(res, "That reader address does not exist."));
 
+  route(router, "/lexicon/:id", {
+    get: (req, res) => {
+      const result = resolveLexiconPage(deps.lexicon, String(req.params.id));
+      if (result.kind === "redirect") return void res.redirect(301, result.location);
+      if (result.kind === "not-found") return void notFoundPage(res, result.message);
+      html(res, 200, renderLexiconEntry(assets, result.entry, deps.lexicon));
+    },
+  });
+
   route(router, "/lab", { get: (_req, res) => html(res, 200, renderLab(assets, deps.baseUrl)) });
   // Exactly "/" (router.use would cover every path): the policy runs as the route's first handler.
   route(router, "/", { get: [pageSecurity, (_req, res) => html(res, 200, renderLanding(assets, { providerBaseUrl: deps.providerBaseUrl }))] });
   return router;
+}
+
+/** Paths a browser is sent to by the pages; anything under them stays JSON for API clients. */
+const API_PREFIXES = ["/v1/", "/mcp", "/openapi"];
+
+/**
+ * The app's last word before its JSON 404: a browser (a GET that prefers text/html to JSON) asking for a
+ * page that does not exist gets a page saying so, with the way back. API paths keep the JSON envelope.
+ */
+export function pageNotFound(): RequestHandler {
+  const assets = pageAssets(assetVersions());
+  const page = renderNotFound(assets, "There is no page at this address.");
+  return (req, res, next) => {
+    const wantsPage = (req.method === "GET" || req.method === "HEAD") && req.accepts(["json", "html"]) === "html";
+    if (!wantsPage || API_PREFIXES.some((p) => req.path.startsWith(p))) return next();
+    pageSecurity(req, res, () => {
+      res.status(404).type("html").setHeader("Cache-Control", "no-cache");
+      res.send(page);
+    });
+  };
 }

@@ -6,6 +6,8 @@ const form = $("#lab");
 const askButton = $("#ask");
 const stopButton = $("#stop");
 const labError = $("#lab-error");
+const keyInput = $("#key");
+const keyError = $("#key-error");
 let running;
 // PUBLIC_BASE_URL, when the service has one: its absolute reader links are links too.
 const readerBase = document.querySelector("main.lab")?.dataset.readerBase ?? "";
@@ -58,6 +60,13 @@ function settings(col) {
   };
 }
 
+/** Says, next to the key field, what is wrong with the key (empty clears it). */
+function keyProblem(message) {
+  keyError.textContent = message;
+  if (message) keyInput.setAttribute("aria-invalid", "true");
+  else keyInput.removeAttribute("aria-invalid");
+}
+
 function describeError(status, body) {
   const e = body && body.error;
   if (e && typeof e === "object") return `${status ? `${status} · ` : ""}${e.code ?? e.type ?? "error"}: ${e.message ?? ""}`;
@@ -90,6 +99,8 @@ async function runColumn(col, key, question, signal) {
     if (promptVersions) versions.textContent = `Prompt versions: ${promptVersions}`;
     if (!res.ok || !res.body) {
       const body = await res.json().catch(() => undefined);
+      // A refused key is the key field's problem: say so there, where it can be fixed, as well as in the column.
+      if (res.status === 401) keyProblem(`The service refused this key: ${body?.error?.message ?? "check it and try again"}`);
       throw Object.assign(new Error(describeError(res.status, body)), { shown: true });
     }
     for await (const data of sseData(res.body)) {
@@ -116,17 +127,27 @@ async function runColumn(col, key, question, signal) {
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const key = $("#key").value.trim();
+  const key = keyInput.value.trim();
   const question = $("#question").value.trim();
   labError.textContent = "";
+  keyProblem("");
+  // Every chat request needs the caller's provider key: without one, say so by the field and send nothing.
+  if (!key) {
+    keyProblem("Paste your provider key first (for example sk-…). It is sent only to this service, with each question.");
+    keyInput.focus();
+    return;
+  }
   if (!question) {
     labError.textContent = "Write a question first.";
+    $("#question").focus();
     return;
   }
   running?.abort();
   running = new AbortController();
   askButton.disabled = true;
   stopButton.disabled = false;
+  // The answers (and any error) are what the person now waits for: bring them into view.
+  $(".answer").scrollIntoView({ block: "nearest", behavior: "instant" });
   try {
     await Promise.all([...document.querySelectorAll(".column")].map((col) => runColumn(col, key, question, running.signal)));
   } finally {
@@ -136,5 +157,6 @@ form.addEventListener("submit", async (event) => {
 });
 
 stopButton.addEventListener("click", () => running?.abort());
+keyInput.addEventListener("input", () => keyProblem(""));
 
 loadOptions();

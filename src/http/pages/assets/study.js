@@ -145,7 +145,7 @@ async function showGloss(word) {
         el("span", { class: "sid" }, e.id),
       ),
       el("p", { class: "gloss-def" }, shortText(e.definition || e.kjv_usage || "")),
-      el("a", { href: `/v1/lexicon/${e.id}`, class: "gloss-link" }, `${T.entry} ${e.id}`),
+      el("a", { href: `/lexicon/${encodeURIComponent(e.id)}`, class: "gloss-link" }, `${T.entry} ${e.id}`),
     ),
   );
   gloss.replaceChildren(el("p", { class: "gloss-word" }, `“${word.textContent}”`), ...parts);
@@ -322,7 +322,9 @@ async function commentary(id) {
   // Beside the text (wide screens) the panel scrolls on its own to the section on the highlighted verse;
   // under the text (phones) the page scrolls to the panel.
   if (window.matchMedia("(min-width: 1100px)").matches) {
-    aside.scrollTo({ top: target ? target.offsetTop - 8 : 0 });
+    // The panel's title bar stays at its top (sticky): the section's heading goes just below it, not under it.
+    const head = aside.querySelector(".c-head");
+    aside.scrollTo({ top: target ? target.offsetTop - head.offsetHeight - 8 : 0 });
     hl?.scrollIntoView({ block: "center" });
   } else aside.scrollIntoView({ block: "start" });
   aside.focus({ preventScroll: true });
