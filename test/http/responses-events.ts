@@ -41,7 +41,7 @@ export const ResponseSchema = z.object({
   output: z.array(Message),
   parallel_tool_calls: z.boolean(),
   previous_response_id: z.null(),
-  reasoning: z.strictObject({ effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).nullable(), summary: z.null() }),
+  reasoning: z.strictObject({ effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh", "max"]).nullable(), summary: z.null() }),
   service_tier: z.enum(["auto", "default", "flex", "scale", "priority"]).nullable(),
   store: z.literal(false),
   temperature: z.number().nullable(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REASONING_EFFORTS } from "../../../graphs/chat/contract.js";
 import { ChatBodySchema } from "../chat/schema.js";
 
 /**
@@ -28,11 +29,12 @@ export const ResponsesBodySchema = ChatBodySchema.omit({
   seed: true,
   presence_penalty: true,
   frequency_penalty: true,
+  reasoning_effort: true,
 }).extend({
   input: z.union([z.string(), z.array(InputMessage).min(1)]).describe("The question, or the conversation (at most 5 user messages)."),
   instructions: z.string().nullish().describe("Your system message: appended to the service's guardrails, never above them."),
   max_output_tokens: z.int().min(1).nullish().describe("Passed to the provider as max_completion_tokens. The answer's length is max_words."),
-  reasoning: z.object({ effort: z.enum(["none", "minimal", "low", "medium", "high", "xhigh"]).nullish() }).nullish().describe("effort passed to the provider as reasoning_effort."),
+  reasoning: z.object({ effort: z.enum(REASONING_EFFORTS).nullish() }).nullish().describe("effort passed to the provider as reasoning_effort."),
   text: z.object({ format: z.object({ type: z.literal("text") }).nullish() }).nullish().describe("Text only: JSON output formats are refused (unsupported_parameter)."),
   store: z.literal(false).nullish().describe("Nothing is stored: store true is refused (unsupported_parameter); leave it out or send false."),
   previous_response_id: z.null().optional().describe("Refused when set: nothing is stored, send the whole conversation in input."),
