@@ -1,6 +1,7 @@
 import { MessagesValue, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 import { PREFLIGHT_CATEGORIES } from "./contract.js";
+import { HOUSEKEEPING_TASKS } from "./housekeeping.js";
 
 import { addUsage } from "./usage.js";
 
@@ -19,6 +20,8 @@ export const ChatState = new StateSchema({
   category: z.enum(PREFLIGHT_CATEGORIES).nullable().default(null),
   /** Who decided the category: cheap rules, the classifier model, or the fail-open fallback; null when skipped. */
   classifiedBy: z.enum(["rules", "model", "fallback"]).nullable().default(null),
+  /** A chat UI's housekeeping request (housekeeping.ts) preflight recognised; null for anything else. */
+  housekeeping: z.enum(HOUSEKEEPING_TASKS).nullable().default(null),
   /** Agent model calls made so far; bounded by AGENT_MAX_STEPS. */
   steps: z.number().int().default(0),
   /** The answer as the model wrote it, already cut to max_words, before link conversion. */
