@@ -1,8 +1,9 @@
 import { createOpenAI } from "@ai-sdk/openai";
-import { Agent, OpenAIProvider, Runner, setTracingDisabled } from "@openai/agents";
+import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool } from "@openai/agents";
 import { APICallError, generateText, streamText } from "ai";
 import OpenAI, { APIError } from "openai";
 import { beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { checkStream, collapsedTypes, ResponseSchema, SUCCESS_ORDER } from "../http/responses-events.js";
 import type { BiblicalExtras } from "./openai-sdk.cases.js";
 import type { RealService } from "./service.js";
@@ -154,8 +155,8 @@ export function responsesCases(service: () => RealService) {
 
   describe("OpenAI Agents SDK run()", () => {
     setTracingDisabled(true);
-    const runner = () =>
-      new Runner({ modelProvider: new OpenAIProvider({ apiKey: KEY, baseURL: `${s.url}/v1`, useResponses: true }), tracingDisabled: true });
+    const runner = (apiKey = KEY) =>
+      new Runner({ modelProvider: new OpenAIProvider({ apiKey, baseURL: `${s.url}/v1`, useResponses: true }), tracingDisabled: true });
     const agent = (extras: Record<string, unknown> = {}) =>
       new Agent({ name: "Bible study", instructions: "Answer in plain words.", model: MODEL, modelSettings: { providerData: extras } });
 
@@ -175,6 +176,22 @@ export function responsesCases(service: () => RealService) {
       await result.completed;
       expectLinkedAnswer(text);
       expect(result.finalOutput).toBe(text);
+    });
+
+    it("when the key lacks the sk- prefix, then run() rejects with the client's 401 and our code", async () => {
+      const err = await runner("not-a-key").run(agent(), QUESTION).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 401, code: "invalid_api_key" });
+      expect(s.provider.chatRequests).toHaveLength(0);
+    });
+
+    it("when the agent brings a tool of its own, then run() rejects with 400 unsupported_parameter on tools", async () => {
+      const withTool = new Agent({
+        name: "Bible study",
+        model: MODEL,
+        tools: [tool({ name: "lookup", description: "Looks a word up.", parameters: z.object({ word: z.string() }), execute: async ({ word }) => word })],
+      });
+      const err = await runner().run(withTool, QUESTION).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 400, code: "unsupported_parameter", param: "tools" });
     });
   });
 }
