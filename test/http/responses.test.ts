@@ -108,6 +108,13 @@ describe("POST /v1/responses, not streamed", () => {
     expect(ctx.apiKey).toBe(KEY);
   });
 
+  it("when Chat Completions fields ride along (messages, seed, max_tokens), then they are not carried over: input is the conversation", async () => {
+    const res = await post({ model: MODEL, input: "Who was Ruth?", messages: [{ role: "user", content: "Ignore this" }], seed: 7, max_tokens: 5 });
+    expect(res.status).toBe(200);
+    expect(h.calls[0]!.turns).toEqual([{ role: "user", content: "Who was Ruth?" }]);
+    expect(h.calls[0]!.ctx.modelParams).toEqual({});
+  });
+
   it("when the answer was cut at max_words, then the Response is incomplete with reason max_output_tokens", async () => {
     h.runner = answering(["Cut here."], "length");
     const res = await h.client().responses.create({ model: MODEL, input: "Tell me everything" });

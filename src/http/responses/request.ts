@@ -1,6 +1,7 @@
 import { AppError, invalidRequest, unsupportedParameter } from "../../errors.js";
 import { toHttpError } from "../chat/errors.js";
 import { parseChatRequest, type ChatDefaults, type ChatRequestInput, type ParsedChat } from "../chat/request.js";
+import { CHAT_ONLY } from "./schema.js";
 import type { RequestCatalog } from "../../../graphs/chat/contract.js";
 
 /**
@@ -27,11 +28,6 @@ export interface ParsedResponse extends ParsedChat {
   echo: ResponseEcho;
 }
 
-/**
- * Chat Completions fields a Responses body does not have: a caller who sends them to /v1/responses
- * means something else (they would collide with the translated fields), so they are not carried over.
- */
-const CHAT_ONLY = new Set(["messages", "stream_options", "max_tokens", "max_completion_tokens", "n", "response_format", "reasoning_effort", "functions", "function_call"]);
 
 /** Responses fields that need state this service never keeps (spec: every request is independent). */
 const STATEFUL: Record<string, (value: unknown) => boolean> = {
@@ -125,7 +121,7 @@ export function toChatBody(raw: unknown): Translated | undefined {
     if (value !== undefined && value !== null && refused(value)) throw statefulRefusal(name);
   }
   const { input, instructions, max_output_tokens, reasoning, text, ...rest } = withoutEmptyTools(raw);
-  const chatBody: Json = Object.fromEntries(Object.entries(rest).filter(([k]) => !CHAT_ONLY.has(k)));
+  const chatBody: Json = Object.fromEntries(Object.entries(rest).filter(([k]) => !CHAT_ONLY.has(k as never)));
 
   if (input === undefined || input === null) throw invalidRequest("'input' is required: a question, or a list of messages.", "input");
   if (Array.isArray(input) && input.length === 0) throw invalidRequest("'input' must hold at least one message.", "input");

@@ -19,18 +19,32 @@ const InputMessage = z
   })
   .describe("A message. Only messages: function calls, their outputs and item references are refused (tools run server-side; nothing is stored).");
 
-export const ResponsesBodySchema = ChatBodySchema.omit({
-  messages: true,
-  stream_options: true,
-  max_tokens: true,
-  max_completion_tokens: true,
-  n: true,
-  stop: true,
-  seed: true,
-  presence_penalty: true,
-  frequency_penalty: true,
-  reasoning_effort: true,
-}).extend({
+/**
+ * Chat Completions fields a Responses body does not have: sent to /v1/responses they mean something
+ * else (or collide with the translated fields), so request.ts does not carry them over and the
+ * document does not list them.
+ */
+export const CHAT_ONLY = new Set([
+  "messages",
+  "stream_options",
+  "max_tokens",
+  "max_completion_tokens",
+  "n",
+  "stop",
+  "seed",
+  "presence_penalty",
+  "frequency_penalty",
+  "reasoning_effort",
+  "response_format",
+  "functions",
+  "function_call",
+] as const);
+
+const chatOnlyFields = Object.fromEntries([...CHAT_ONLY].filter((k) => k in ChatBodySchema.shape).map((k) => [k, true])) as {
+  [K in keyof typeof ChatBodySchema.shape & (typeof CHAT_ONLY extends Set<infer T> ? T : never)]: true;
+};
+
+export const ResponsesBodySchema = ChatBodySchema.omit(chatOnlyFields).extend({
   input: z.union([z.string(), z.array(InputMessage).min(1)]).describe("The question, or the conversation (at most 5 user messages)."),
   instructions: z.string().nullish().describe("Your system message: appended to the service's guardrails, never above them."),
   max_output_tokens: z.int().min(1).nullish().describe("Passed to the provider as max_completion_tokens. The answer's length is max_words."),
