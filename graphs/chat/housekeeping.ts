@@ -29,7 +29,8 @@ const MAX_INSTRUCTION_CHARS = 4_000;
 
 const TASK_HEADER = /^[ \t]*#{1,6}[ \t]*\**task\**[ \t]*:/im;
 const JSON_KEY = /\{\s*"(title|tags|follow_ups)"\s*:/;
-const HISTORY_BLOCK = /<chat_history>([\s\S]*?)<\/chat_history>/i;
+const OPEN_TAG = "<chat_history>";
+const CLOSE_TAG = "</chat_history>";
 /** The pasted conversation opens with a turn. */
 const OPENS_WITH_TURN = /^(?:user|assistant|ai|human)[ \t]*:/i;
 const CONVERSATION_HEADER = /^[ \t]*conversation[ \t]*:[ \t]*$/im;
@@ -37,10 +38,13 @@ const TITLE_ASK = /\btitle\b[^\n]{0,80}\b(?:conversation|chat)\b|\b(?:conversati
 
 /** Open WebUI's shape: task header, JSON output format, and a chat_history block of turns. */
 function openWebUi(text: string): HousekeepingRequest | null {
-  const block = HISTORY_BLOCK.exec(text);
-  if (!block) return null;
-  const history = block[1]!.trim();
-  const instructions = text.slice(0, block.index) + text.slice(block.index + block[0].length);
+  // indexOf, not a lazy regex: a message full of opening tags stays one linear scan.
+  const lower = text.toLowerCase();
+  const start = lower.indexOf(OPEN_TAG);
+  const end = start < 0 ? -1 : lower.indexOf(CLOSE_TAG, start + OPEN_TAG.length);
+  if (end < 0) return null;
+  const history = text.slice(start + OPEN_TAG.length, end).trim();
+  const instructions = text.slice(0, start) + text.slice(end + CLOSE_TAG.length);
   if (instructions.length > MAX_INSTRUCTION_CHARS || !TASK_HEADER.test(instructions) || !/\bJSON\b/i.test(instructions)) return null;
   const key = JSON_KEY.exec(instructions)?.[1] as HousekeepingKind | undefined;
   if (!key || !OPENS_WITH_TURN.test(history)) return null;

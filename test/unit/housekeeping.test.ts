@@ -60,3 +60,14 @@ describe("shapeAnswer", () => {
     expect(JSON.parse(shapeAnswer(follow, null))).toEqual({ follow_ups: [] });
   });
 });
+
+describe("recogniseHousekeeping on hostile input", () => {
+  it("when a message repeats opening tags with no closing one, then it is not housekeeping", () => {
+    const text = `### Task:\nJSON format: { "title": "x" }\n${"<chat_history>USER: a\n".repeat(900)}`;
+    expect(recogniseHousekeeping(text)).toBeNull();
+  });
+
+  it("when the closing tag comes before the opening one, then it is not housekeeping", () => {
+    expect(recogniseHousekeeping(`### Task:\nJSON format: { "title": "x" }\n</chat_history>USER: a<chat_history>`)).toBeNull();
+  });
+});
