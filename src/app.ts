@@ -52,8 +52,9 @@ export function createApp(deps: AppDeps) {
     });
   });
   if (deps.config.rateLimitPerMinute > 0) {
-    // Key-less endpoints only: chat is paid for by each caller's own provider key.
-    app.use(rateLimit({ perMinute: deps.config.rateLimitPerMinute, skip: (req) => req.path.toLowerCase().startsWith("/v1/chat/") }));
+    // Key-less endpoints only: chat (completions and responses) is paid for by each caller's own provider key.
+    const paidByCaller = (path: string) => path.startsWith("/v1/chat/") || path === "/v1/responses";
+    app.use(rateLimit({ perMinute: deps.config.rateLimitPerMinute, skip: (req) => paidByCaller(req.path.toLowerCase()) }));
   }
   app.use(listingsRouter(deps.listings));
   for (const router of deps.routers) app.use(router);

@@ -4,6 +4,7 @@ import type { AppDeps } from "./app.js";
 import type { EmbeddedChroma } from "./chroma/embedded.js";
 import type { Config } from "./config.js";
 import { chatRouter } from "./http/chat/route.js";
+import { responsesRouter } from "./http/responses/route.js";
 import { mcpRouter } from "./http/mcp/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
 import { pageNotFound, pagesRouter } from "./http/pages/route.js";
@@ -72,6 +73,7 @@ export function buildServices(
   const routers: Router[] = [
     searchRouter(search.search, translationIds),
     chatRouter({ run: chat.run, catalog: chat.catalog, config }),
+    responsesRouter({ run: chat.run, catalog: chat.catalog, config }),
     pagesRouter({ bibles, lexicon: study.lexicon, providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }),
     studyRouter({ study, bibles, baseUrl: config.publicBaseUrl }),
     mcpRouter(mcp),

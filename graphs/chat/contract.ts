@@ -73,11 +73,20 @@ export interface ChatTurn {
   content: string;
 }
 
+/** reasoning_effort values, as OpenAI's API takes them. */
+export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+/** service_tier values, as OpenAI's API takes them. */
+export const SERVICE_TIERS = ["auto", "default", "flex", "scale", "priority"] as const;
+
 /** OpenAI request fields passed through to the provider when the caller sets them. */
 export interface ModelParams {
   temperature?: number;
   top_p?: number;
+  /** The caller's token cap under the name they sent it (at most one of the two is set). */
   max_tokens?: number;
+  max_completion_tokens?: number;
+  reasoning_effort?: (typeof REASONING_EFFORTS)[number];
+  service_tier?: (typeof SERVICE_TIERS)[number];
   seed?: number;
   user?: string;
   presence_penalty?: number;

@@ -1,5 +1,6 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
 import type { ChatDeps } from "./deps.js";
+import { createAnswerHousekeeping } from "./nodes/answer-housekeeping.js";
 import { createCallAgent } from "./nodes/call-agent.js";
 import { createCallTools } from "./nodes/call-tools.js";
 import { createClassifyPreflight } from "./nodes/classify-preflight.js";
@@ -28,6 +29,8 @@ export function buildChatGraph(deps: ChatDeps) {
       .addNode("classifyPreflight", createClassifyPreflight(deps), { metadata: { starts: PARALLEL_NOTE } })
       // Greeting, fragment or support question: a canned reply, no agent.
       .addNode("respondCanned", createRespondCanned(deps))
+      // A chat UI's title, tags or follow-ups: the JSON asked for, from one small call; no tools, no links.
+      .addNode("answerHousekeeping", createAnswerHousekeeping(deps))
       // Injection, inappropriate or invalid input: the content-filter outcome.
       .addNode("rejectInput", createRejectInput(deps))
       // The service's search (and passage lookup) as a completed tool turn before the agent's first call.
@@ -40,11 +43,12 @@ export function buildChatGraph(deps: ChatDeps) {
       .addNode("convertLinks", createConvertLinks(deps))
       .addEdge(START, "validateInput")
       .addConditionalEdges("validateInput", routeAfterValidate, ["classifyPreflight", "retrieveScripture"])
-      .addConditionalEdges("classifyPreflight", routeAfterPreflight, ["retrieveScripture", "respondCanned", "rejectInput"])
+      .addConditionalEdges("classifyPreflight", routeAfterPreflight, ["retrieveScripture", "respondCanned", "rejectInput", "answerHousekeeping"])
       .addEdge("retrieveScripture", "callAgent")
       .addConditionalEdges("callAgent", routeAfterAgent, ["callTools", "convertLinks"])
       .addEdge("callTools", "callAgent")
       .addEdge("respondCanned", END)
+      .addEdge("answerHousekeeping", END)
       .addEdge("rejectInput", END)
       .addEdge("convertLinks", END)
       .compile()

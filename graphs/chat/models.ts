@@ -97,15 +97,18 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
         stream_options: { include_usage: true },
       };
       const client = await clientFor(ctx);
-      if (quirks.has(provider, "stream_options")) delete body.stream_options;
-      try {
-        return await client.chat.completions.create(body, { signal, headers: headers(ctx) });
-      } catch (err) {
-        // A provider that refuses stream_options: ask once more without it, and never again (usage is then estimated if it sends none).
-        if (!body.stream_options || !rejects(err, /stream_options/i)) throw err;
-        quirks.add(provider, "stream_options");
-        const { stream_options: _dropped, ...rest } = body;
-        return client.chat.completions.create(rest, { signal, headers: headers(ctx) });
+      for (const fallback of AGENT_FALLBACKS) if (quirks.has(provider, fallback.feature) && fallback.applies(body)) fallback.apply(body);
+      // Each fallback takes its field out of the body, so this asks at most once more per fallback.
+      for (;;) {
+        try {
+          return await client.chat.completions.create(body, { signal, headers: headers(ctx) });
+        } catch (err) {
+          // A provider that refuses a field: ask once more without it, and never again (quirks are kept per process).
+          const fallback = AGENT_FALLBACKS.find((f) => f.applies(body) && rejects(err, f.field));
+          if (!fallback) throw err;
+          quirks.add(provider, fallback.feature);
+          fallback.apply(body);
+        }
       }
     },
     async classify(ctx, request, signal) {
@@ -155,15 +158,38 @@ function traced(plain: OpenAI, tracing: ModelClientOptions["tracing"]): Promise<
  * What a provider was found not to support, learned from its 400 answers and kept for the process:
  * the request is sent once more without the feature, and later requests go without it from the start.
  */
+type Quirk = "stream_options" | "json_schema" | "max_completion_tokens";
+
 class ProviderQuirks {
   private readonly seen = new Set<string>();
-  has(provider: string, feature: "stream_options" | "json_schema"): boolean {
+  has(provider: string, feature: Quirk): boolean {
     return this.seen.has(`${provider}\u0000${feature}`);
   }
-  add(provider: string, feature: "stream_options" | "json_schema"): void {
+  add(provider: string, feature: Quirk): void {
     this.seen.add(`${provider}\u0000${feature}`);
   }
 }
+
+/** What the agent call does without a field its provider refuses; each applies only when the body has the field. */
+const AGENT_FALLBACKS: { feature: Quirk; field: RegExp; applies(body: ChatCompletionCreateParamsStreaming): boolean; apply(body: ChatCompletionCreateParamsStreaming): void }[] = [
+  {
+    // Usage is then estimated when the provider sends none.
+    feature: "stream_options",
+    field: /stream_options/i,
+    applies: (body) => body.stream_options !== undefined,
+    apply: (body) => delete body.stream_options,
+  },
+  {
+    // Older OpenAI-compatible servers know only the older name for the same cap.
+    feature: "max_completion_tokens",
+    field: /max_completion_tokens/i,
+    applies: (body) => body.max_completion_tokens != null,
+    apply: (body) => {
+      body.max_tokens = body.max_completion_tokens;
+      delete body.max_completion_tokens;
+    },
+  },
+];
 
 /** A 400/422 whose message names the request field the provider does not accept. */
 function rejects(err: unknown, field: RegExp): boolean {
@@ -186,6 +212,9 @@ function agentParams(ctx: ChatRequestContext): Partial<ChatCompletionCreateParam
   if (p.temperature !== undefined) out.temperature = p.temperature;
   if (p.top_p !== undefined) out.top_p = p.top_p;
   if (p.max_tokens !== undefined) out.max_tokens = p.max_tokens;
+  if (p.max_completion_tokens !== undefined) out.max_completion_tokens = p.max_completion_tokens;
+  if (p.reasoning_effort !== undefined) out.reasoning_effort = p.reasoning_effort;
+  if (p.service_tier !== undefined) out.service_tier = p.service_tier;
   if (p.presence_penalty !== undefined) out.presence_penalty = p.presence_penalty;
   if (p.frequency_penalty !== undefined) out.frequency_penalty = p.frequency_penalty;
   if (p.stop !== undefined) out.stop = Array.isArray(p.stop) ? p.stop : [p.stop];

@@ -11,7 +11,8 @@ export function routeAfterValidate(_state: ChatStateValue, config: ChatRunConfig
 const AFTER_PREFLIGHT = { agent: "retrieveScripture", canned: "respondCanned", refused: "rejectInput" } as const;
 
 /** The contract's PREFLIGHT_ACTION says what each category does; this only names the node that does it. */
-export function routeAfterPreflight(state: ChatStateValue): "retrieveScripture" | "respondCanned" | "rejectInput" {
+export function routeAfterPreflight(state: ChatStateValue): "retrieveScripture" | "respondCanned" | "rejectInput" | "answerHousekeeping" {
+  if (state.housekeeping) return "answerHousekeeping";
   return state.category ? AFTER_PREFLIGHT[PREFLIGHT_ACTION[state.category]] : "retrieveScripture";
 }
 

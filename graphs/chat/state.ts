@@ -1,6 +1,7 @@
 import { MessagesValue, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 import { PREFLIGHT_CATEGORIES } from "./contract.js";
+import { HOUSEKEEPING_TASKS } from "./housekeeping.js";
 
 import { addUsage } from "./usage.js";
 
@@ -24,6 +25,8 @@ export const ChatState = new StateSchema({
    * classifier's verdict, decided by classifyPreflight; null when no preflight ran (the rules decide).
    */
   care: z.boolean().nullable().default(null),
+  /** A chat UI's housekeeping request (housekeeping.ts) preflight recognised; null for anything else. */
+  housekeeping: z.enum(HOUSEKEEPING_TASKS).nullable().default(null),
   /** Agent model calls made so far; bounded by AGENT_MAX_STEPS. */
   steps: z.number().int().default(0),
   /** The answer as the model wrote it, already cut to max_words, before link conversion. */

@@ -17,8 +17,12 @@ export interface SseWriter {
   /** False once the client is gone: further writes are dropped. */
   readonly open: boolean;
   send(data: unknown): void;
+  /** A named event (`event: <name>`), as the Responses API sends every event. */
+  event(name: string, data: unknown): void;
   /** Writes `data: [DONE]` and ends the response. */
   done(): void;
+  /** Ends the response without `[DONE]` (the Responses API sends none). */
+  end(): void;
 }
 
 /** Sends the status line and headers at once and hands back a writer that flushes every event. */
@@ -33,8 +37,14 @@ export function startSse(res: Response, extraHeaders: Record<string, string> = {
     send(data) {
       if (isOpen()) res.write(sseEvent(data));
     },
+    event(name, data) {
+      if (isOpen()) res.write(`event: ${name}\n${sseEvent(data)}`);
+    },
     done() {
       if (isOpen()) res.end(sseEvent("[DONE]"));
+    },
+    end() {
+      if (isOpen()) res.end();
     },
   };
 }

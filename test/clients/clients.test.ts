@@ -3,6 +3,7 @@ import { aiSdkCases } from "./ai-sdk.cases.js";
 import { groundingCases } from "./grounding.cases.js";
 import { langchainCases } from "./langchain.cases.js";
 import { openaiSdkCases } from "./openai-sdk.cases.js";
+import { responsesCases } from "./responses.cases.js";
 import { startRealService, type RealService } from "./service.js";
 
 // One service for the whole matrix: starting it can mean a Chroma ingest, paid once here.
@@ -15,7 +16,9 @@ beforeEach(() => s?.provider.reset());
 
 const service = () => s!;
 openaiSdkCases(service);
+responsesCases(service);
 groundingCases(service);
 langchainCases(service);
 aiSdkCases(service);
+responsesCases(service);
 groundingCases(service);

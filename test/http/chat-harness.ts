@@ -5,6 +5,7 @@ import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { requestCatalog } from "../../graphs/chat/contract.js";
 import { chatRouter, type RunChat } from "../../src/http/chat/route.js";
+import { responsesRouter } from "../../src/http/responses/route.js";
 import { createLogger } from "../../src/logger.js";
 import { loadPrompts } from "../../src/prompts/loader.js";
 import { listen, type Listening } from "../helpers/listen.js";
@@ -58,7 +59,7 @@ export async function startChatHarness(): Promise<ChatHarness> {
     logger: createLogger("debug", sink),
     readiness: { ready: () => true, detail: () => ({}) },
     listings: { models: config.models, modelsCreated: 0, translations: () => [], theologies: () => [], profiles: () => [] },
-    routers: [chatRouter({ run, catalog: requestCatalog(prompts), config })],
+    routers: [chatRouter({ run, catalog: requestCatalog(prompts), config }), responsesRouter({ run, catalog: requestCatalog(prompts), config })],
   });
   const srv: Listening = await listen(app);
   h.url = srv.url;

@@ -68,7 +68,7 @@ describe("chat completions: what the graph is given", () => {
       skipPreflight: true,
       verifyQuotes: false,
       passage: { book: "JHN", chapter: 3, verses: [16, 17] },
-      modelParams: { temperature: 0.2, top_p: 0.9, max_tokens: 400, seed: 7, user: "u-1", presence_penalty: 0.5, frequency_penalty: -0.5, stop: ["\n\n"] },
+      modelParams: { temperature: 0.2, top_p: 0.9, max_completion_tokens: 400, seed: 7, user: "u-1", presence_penalty: 0.5, frequency_penalty: -0.5, stop: ["\n\n"] },
     });
   });
 
@@ -148,7 +148,7 @@ describe("chat completions: what the graph is given", () => {
       modalities: ["text"],
       store: false,
       metadata: { a: "b" },
-      reasoning_effort: "low",
+      reasoning_effort: null,
       some_vendor_field: { deep: true },
       max_words: null,
     });

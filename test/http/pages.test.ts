@@ -186,6 +186,7 @@ describe("the landing page", () => {
     expect(res.headers.get("cache-control")).toBe("no-cache");
     expect(html).toContain("<h1>Biblical Chat</h1>");
     expect(html).toMatch(/OpenAI-compatible chat-completions API/);
+    expect(html).toContain("<code>POST /v1/responses</code>");
     const hrefs = [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
     for (const want of ["/read/JHN/3?verse=16", "/lab", "/openapi.json", "/v1/translations", "/v1/theologies", "/v1/profiles", "/v1/models"]) {
       expect(hrefs, want).toContain(want);

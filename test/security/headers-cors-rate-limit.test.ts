@@ -68,7 +68,7 @@ describe("CORS", () => {
 });
 
 describe("per-IP rate limit on the key-less endpoints (RATE_LIMIT_PER_MINUTE)", () => {
-  it("when the limit is 3 a minute, then the 4th key-less request is 429 rate_limited with Retry-After, while chat, health and metrics are not limited", async () => {
+  it("when the limit is 3 a minute, then the 4th key-less request is 429 rate_limited with Retry-After, while chat (completions and responses), health and metrics are not limited", async () => {
     const s = await service({ RATE_LIMIT_PER_MINUTE: "3" });
     const paths = ["/v1/translations", "/v1/scripture/search?q=grace", "/read/JHN/3"];
     for (const p of paths) expect((await fetch(`${s.url}${p}`)).status, p).toBe(200);
@@ -84,6 +84,8 @@ describe("per-IP rate limit on the key-less endpoints (RATE_LIMIT_PER_MINUTE)", 
     for (let i = 0; i < 2; i++) {
       const chat = await s.client(KEY).chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "What is grace?" }] });
       expect(chat.choices[0]!.message.content).toContain("John 3:16");
+      const response = await s.client(KEY).responses.create({ model: "gpt-4o-mini", input: "What is grace?" });
+      expect(response.output_text).toContain("John 3:16");
     }
   });
 

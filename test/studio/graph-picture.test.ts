@@ -17,10 +17,11 @@ describe("the graph picture in docs/graph.md (and the README while it shows one)
 
   it("when the drawing is built, then every node and conditional branch of the graph is in it", () => {
     const mermaid = graph.getGraph().drawMermaid();
-    for (const node of ["validateInput", "classifyPreflight", "respondCanned", "rejectInput", "retrieveScripture", "callAgent", "callTools", "convertLinks"]) {
+    for (const node of ["validateInput", "classifyPreflight", "respondCanned", "answerHousekeeping", "rejectInput", "retrieveScripture", "callAgent", "callTools", "convertLinks"]) {
       expect(mermaid).toContain(`\t${node}(${node}`);
     }
     expect(mermaid).toContain("classifyPreflight -.-> rejectInput;");
+    expect(mermaid).toContain("classifyPreflight -.-> answerHousekeeping;");
     expect(mermaid).toContain("classifyPreflight -.-> retrieveScripture;");
     expect(mermaid).toContain("retrieveScripture --> callAgent;");
     // What the preflight starts beside the classifier is written on it (node metadata, as Studio shows it).

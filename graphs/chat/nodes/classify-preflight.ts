@@ -7,6 +7,7 @@ import { lastUserText, userTexts } from "../messages.js";
 import { classifierInput } from "../preflight-input.js";
 import { classifyByRules } from "../preflight-rules.js";
 import { careByRules } from "../care.js";
+import { recogniseHousekeeping } from "../housekeeping.js";
 import { isCallerAbort, toProviderError, upstreamTimeout } from "../provider-errors.js";
 import { PREFLIGHT_CATEGORIES, type ChatStateUpdate, type ChatStateValue } from "../state.js";
 import { addUsage, fromProvider, NO_USAGE } from "../usage.js";
@@ -60,6 +61,9 @@ export function createClassifyPreflight(deps: ChatDeps) {
     const ctx = resolveContext(config, deps);
     const text = lastUserText(state.messages);
     const input = classifierInput(state.messages);
+    // A chat UI's title/tags/follow-ups request is answered as what it is, before any rule reads it as a question.
+    const task = recogniseHousekeeping(text);
+    if (task) return { housekeeping: task.kind, classifiedBy: "rules" };
     const byRule = classifyByRules(text, (t) => deps.references.parsePassageQuery(t) !== null, {
       hasContext: input.hasContext,
       earlierUserTexts: userTexts(state.messages).slice(0, -1),

@@ -1,13 +1,14 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { ChatOutcome, RequestCatalog } from "../../../graphs/chat/contract.js";
 import type { RunChat } from "../../../graphs/chat/runtime.js";
-import { AppError, errorBody, toAppError } from "../../errors.js";
-import { startSse, type SseWriter } from "../sse.js";
+import { AppError, toAppError } from "../../errors.js";
+import { startSse } from "../sse.js";
 import { readRequestKey } from "./auth.js";
 import { toHttpError } from "./errors.js";
 import { withoutKey } from "./redact.js";
-import { parseChatRequest, type ChatDefaults, type ParsedChat } from "./request.js";
-import { chunkBody, completionBody, completionMeta, usageChunkBody, type ChunkDelta, type CompletionMeta } from "./response.js";
+import type { ChatDefaults, ParsedChat } from "./request.js";
+import { chatFormat } from "./response.js";
+import type { StreamRenderer, WireFormat } from "./wire-format.js";
 
 export interface ChatHandlerDeps {
   run: RunChat;
@@ -31,7 +32,7 @@ function looksLikeKey(model: string, catalog: RequestCatalog): boolean {
   return catalog.providers.all().some((p) => p.keyRule !== "any" && p.keyRule.some((prefix) => model.startsWith(prefix)));
 }
 
-function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome, catalog: RequestCatalog) {
+function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome, catalog: RequestCatalog, message: string) {
   req.log.info(
     {
       // The model name is the caller's text; one that looks like a key is not written down.
@@ -47,78 +48,74 @@ function logOutcome(req: Request, parsed: ParsedChat, outcome: ChatOutcome, cata
       // How many quotations of scripture the answer had, and how many the check corrected.
       quotes: outcome.kind === "answer" ? outcome.quotes : undefined,
     },
-    "chat completion",
+    message,
   );
 }
 
-async function complete(req: Request, res: Response, deps: ChatHandlerDeps, parsed: ParsedChat, signal: AbortSignal) {
+async function complete<P extends ParsedChat>(req: Request, res: Response, deps: ChatHandlerDeps, format: WireFormat<P>, parsed: P, signal: AbortSignal) {
   const outcome = await deps.run(parsed.turns, parsed.ctx, { signal });
-  logOutcome(req, parsed, outcome, deps.catalog);
+  logOutcome(req, parsed, outcome, deps.catalog, format.logName);
   if (outcome.kind === "rejected") throw contentFilter(outcome.message);
-  const meta = completionMeta(parsed.ctx.model, outcome.promptVersions);
   res.setHeader("X-Prompt-Versions", outcome.promptVersions);
-  const body = completionBody(meta, outcome.content, outcome.kind === "answer" ? outcome.finishReason : "stop", outcome.usage);
-  res.json(outcome.kind === "answer" && outcome.citations ? { ...body, citations: outcome.citations } : body);
+  res.json(format.body(parsed, outcome, outcome.promptVersions));
 }
 
 /**
  * Headers wait until success is certain: the first answer delta (the graph only streams the final
  * answer, after preflight passed) or a successful outcome. Until then a rejection or provider error is
- * still an ordinary HTTP error; after, it becomes an in-stream error event.
+ * still an ordinary HTTP error; after, it becomes the API's in-stream error.
  */
-async function stream(req: Request, res: Response, deps: ChatHandlerDeps, parsed: ParsedChat, signal: AbortSignal) {
-  const { ctx, includeUsage } = parsed;
+async function stream<P extends ParsedChat>(req: Request, res: Response, deps: ChatHandlerDeps, format: WireFormat<P>, parsed: P, signal: AbortSignal) {
+  const { ctx } = parsed;
   // Headers go out before the outcome, so the versions come from the registry (the same source the graph uses).
   const versions = deps.catalog.promptVersions(ctx.theology, ctx.profile);
-  const meta: CompletionMeta = completionMeta(ctx.model, versions);
-  let sse: SseWriter | undefined;
+  let out: StreamRenderer | undefined;
   let streamed = false;
-  const send = (delta: ChunkDelta, finish: "stop" | "length" | null = null) => sse!.send(chunkBody(meta, delta, finish, includeUsage));
-  const open = () => {
-    if (!sse) {
-      sse = startSse(res, { "X-Prompt-Versions": versions });
-      send({ role: "assistant", content: "" });
+  const open = (): StreamRenderer => {
+    if (!out) {
+      out = format.stream(parsed, startSse(res, { "X-Prompt-Versions": versions }), versions);
+      out.open();
     }
-    return sse;
+    return out;
   };
   const onDelta = (text: string) => {
     if (text === "" || signal.aborted) return;
-    open();
+    open().delta(text);
     streamed = true;
-    send({ content: text });
   };
   try {
     const outcome = await deps.run(parsed.turns, ctx, { signal, onDelta });
-    logOutcome(req, parsed, outcome, deps.catalog);
+    logOutcome(req, parsed, outcome, deps.catalog, format.logName);
     if (outcome.kind === "rejected") {
-      if (!sse) throw contentFilter(outcome.message);
-      sse.send(errorBody(contentFilter(outcome.message)));
-      sse.done();
+      if (!out) throw contentFilter(outcome.message);
+      out.fail(contentFilter(outcome.message));
       return;
     }
-    open();
-    if (!streamed && outcome.content !== "") send({ content: outcome.content });
-    // The chunk with finish_reason carries the citations, so SDKs that keep unknown fields expose them.
-    const last = chunkBody(meta, {}, outcome.kind === "answer" ? outcome.finishReason : "stop", includeUsage);
-    sse!.send(outcome.kind === "answer" && outcome.citations ? { ...last, citations: outcome.citations } : last);
-    if (includeUsage) sse!.send(usageChunkBody(meta, outcome.usage));
-    sse!.done();
+    open().finish(outcome, streamed);
   } catch (err) {
-    if (!sse || signal.aborted) throw err;
+    if (!out || signal.aborted) throw err;
     const appErr = toAppError(toHttpError(withoutKey(err, ctx.apiKey)));
-    if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, "chat stream failed");
-    else req.log.debug({ code: appErr.code }, "chat stream rejected");
-    sse.send(errorBody(appErr));
-    sse.done();
+    if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, `${format.logName} stream failed`);
+    else req.log.debug({ code: appErr.code }, `${format.logName} stream rejected`);
+    out.fail(appErr);
   }
 }
 
+/** Chat Completions (POST /v1/chat/completions). */
 export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
+  return answerHandler(deps, chatFormat);
+}
+
+/**
+ * The one handler behind every OpenAI-shaped endpoint that answers from the chat graph: the format
+ * reads the body into the chat contract and writes the outcome; auth, abort, logging and errors are here.
+ */
+export function answerHandler<P extends ParsedChat>(deps: ChatHandlerDeps, format: WireFormat<P>): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    let parsed: ParsedChat;
+    let parsed: P;
     try {
       const apiKey = readRequestKey(req, deps.catalog);
-      parsed = parseChatRequest(
+      parsed = format.parse(
         { body: req.body, isJson: req.is("application/json") !== false, header: (n) => req.get(n), apiKey },
         deps.catalog,
         deps.defaults,
@@ -134,10 +131,10 @@ export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
     };
     res.on("close", onClose);
     try {
-      await (parsed.stream ? stream : complete)(req, res, deps, parsed, abort.signal);
+      await (parsed.stream ? stream : complete)(req, res, deps, format, parsed, abort.signal);
     } catch (err) {
       if (abort.signal.aborted) {
-        req.log.debug("chat aborted: client closed the connection");
+        req.log.debug(`${format.logName} aborted: client closed the connection`);
         return;
       }
       next(toHttpError(withoutKey(err, apiKey)));

@@ -87,7 +87,10 @@ function modelParams(body: ChatBody): ModelParams {
   const picked: ModelParams = {
     temperature: body.temperature,
     top_p: body.top_p,
-    max_tokens: body.max_completion_tokens ?? body.max_tokens,
+    // The cap goes upstream under the name the caller used: OpenAI's reasoning models refuse max_tokens.
+    ...(body.max_completion_tokens !== undefined ? { max_completion_tokens: body.max_completion_tokens } : { max_tokens: body.max_tokens }),
+    reasoning_effort: body.reasoning_effort,
+    service_tier: body.service_tier,
     seed: body.seed,
     user: body.user,
     presence_penalty: body.presence_penalty,
@@ -115,6 +118,10 @@ export function parseChatRequest(input: ChatRequestInput, catalog: RequestCatalo
   const parsed = ChatBodySchema.safeParse(raw);
   if (!parsed.success) throw schemaError(parsed.error);
   const body = parsed.data;
+  if (body.stream_options !== undefined && body.stream !== true) {
+    // OpenAI refuses it the same way: the options describe a stream that will not happen.
+    throw invalidParameter("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options");
+  }
 
   const theology = oneOf(body.theology, "theology", body.theology_slug, "theology_slug");
   const profile = oneOf(body.profile, "profile", body.profile_slug, "profile_slug");

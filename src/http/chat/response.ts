@@ -1,5 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Usage } from "../../../graphs/chat/contract.js";
+import { errorBody } from "../../errors.js";
+import { parseChatRequest } from "./request.js";
+import type { WireFormat } from "./wire-format.js";
 
 export type FinishReason = "stop" | "length";
 
@@ -67,3 +70,35 @@ export function usageChunkBody(meta: CompletionMeta, usage: Usage) {
     usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens },
   };
 }
+
+/** Chat Completions on the wire: a chat.completion, or chat.completion.chunk events ending in [DONE]. */
+export const chatFormat: WireFormat = {
+  logName: "chat completion",
+  parse: parseChatRequest,
+  body(parsed, outcome, promptVersions) {
+    const meta = completionMeta(parsed.ctx.model, promptVersions);
+    const body = completionBody(meta, outcome.content, outcome.kind === "answer" ? outcome.finishReason : "stop", outcome.usage);
+    return outcome.kind === "answer" && outcome.citations ? { ...body, citations: outcome.citations } : body;
+  },
+  stream(parsed, sse, promptVersions) {
+    const { includeUsage } = parsed;
+    const meta = completionMeta(parsed.ctx.model, promptVersions);
+    const send = (delta: ChunkDelta, finish: FinishReason | null = null) => sse.send(chunkBody(meta, delta, finish, includeUsage));
+    return {
+      open: () => send({ role: "assistant", content: "" }),
+      delta: (text) => send({ content: text }),
+      finish(outcome, streamed) {
+        if (!streamed && outcome.content !== "") send({ content: outcome.content });
+        // The chunk with finish_reason carries the citations, so SDKs that keep unknown fields expose them.
+        const last = chunkBody(meta, {}, outcome.kind === "answer" ? outcome.finishReason : "stop", includeUsage);
+        sse.send(outcome.kind === "answer" && outcome.citations ? { ...last, citations: outcome.citations } : last);
+        if (includeUsage) sse.send(usageChunkBody(meta, outcome.usage));
+        sse.done();
+      },
+      fail(err) {
+        sse.send(errorBody(err));
+        sse.done();
+      },
+    };
+  },
+};

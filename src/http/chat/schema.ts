@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REASONING_EFFORTS, SERVICE_TIERS } from "../../../graphs/chat/contract.js";
 
 /**
  * The chat request body. Every optional field also accepts null, because OpenAI clients send
@@ -42,6 +43,14 @@ export const ChatBodySchema = z.object({
   top_p: opt(z.number().min(0).max(1)),
   max_tokens: opt(z.int().min(1)),
   max_completion_tokens: opt(z.int().min(1)),
+  reasoning_effort: opt(z.enum(REASONING_EFFORTS)),
+  service_tier: opt(z.enum(SERVICE_TIERS)),
+  // OpenAI's limits: 16 pairs, keys up to 64 characters, string values up to 512. Checked, never sent on (docs/chat-api.md).
+  metadata: opt(
+    z
+      .record(z.string().max(64), z.string().max(512))
+      .refine((m) => Object.keys(m).length <= 16, "metadata holds at most 16 key-value pairs"),
+  ),
   seed: opt(z.int()),
   user: opt(z.string().max(512)),
   presence_penalty: opt(z.number().min(-2).max(2)),

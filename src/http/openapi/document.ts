@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ChatBodySchema } from "../chat/schema.js";
+import { ResponsesBodySchema } from "../responses/schema.js";
 import { SearchBodySchema, SearchQuerySchema } from "../search/schema.js";
 import { studyPaths } from "../study/openapi.js";
 import * as R from "./responses.js";
@@ -13,12 +14,15 @@ const html = { "text/html": { schema: { type: "string" } } };
 function components(): Record<string, Json> {
   const requests = z.registry<{ id: string }>();
   requests.add(ChatBodySchema, { id: "ChatCompletionRequest" });
+  requests.add(ResponsesBodySchema, { id: "ResponseRequest" });
   requests.add(SearchBodySchema, { id: "ScriptureSearchRequest" });
   const responses = z.registry<{ id: string }>();
   const named: Record<string, z.ZodType> = {
     ErrorResponse: R.ErrorResponse,
     ChatCompletion: R.ChatCompletion,
     ChatCompletionChunk: R.ChatCompletionChunk,
+    Response: R.ResponseObject,
+    ResponseStreamEvent: R.ResponseStreamEvent,
     Citation: R.Citation,
     ModelList: R.ModelList,
     Model: R.Model,
@@ -76,6 +80,42 @@ function queryParameters(schema: z.ZodObject): Json[] {
   });
 }
 
+/** The codes chat completions and responses share: one request contract behind both. */
+const ANSWER_ERRORS: ErrorCodes = {
+  400: ["invalid_request", "invalid_parameter", "unsupported_parameter", "content_filter", "context_length_exceeded", "model_not_found", "upstream_invalid_request"],
+  401: ["missing_api_key", "invalid_api_key"],
+  413: ["request_too_large"],
+  429: ["conversation_limit_exceeded", "provider_rate_limited"],
+  ...SERVICE_ERRORS,
+  500: ["internal_error", "agent_step_limit"],
+  502: ["upstream_error"],
+  504: ["upstream_timeout"],
+};
+
+const promptVersionsHeader = { "X-Prompt-Versions": { description: "Versions of the prompts used.", schema: { type: "string" } } };
+
+function responsesPath(): Json {
+  return {
+    post: {
+      operationId: "createResponse",
+      summary: "Answer a Bible question (OpenAI's Responses API, stateless; stream or not).",
+      description:
+        "The same answer as chat completions, in the Responses format: `input` is the question or the conversation, `instructions` your system message. The service's own fields (theology, profile, bible_id, max_words, book_id/chapter/verses...) are body fields. Nothing is stored: `store: true` and `previous_response_id` are refused. See docs/clients.md.",
+      tags: ["chat"],
+      security: [{ bearerAuth: [] }],
+      requestBody: { required: true, content: json(ref("ResponseRequest")) },
+      responses: {
+        200: {
+          description: "The Response (application/json), or with stream=true a text/event-stream of Responses events.",
+          headers: promptVersionsHeader,
+          content: { ...json(ref("Response")), "text/event-stream": { schema: ref("ResponseStreamEvent") } },
+        },
+        ...errorResponses(ANSWER_ERRORS),
+      },
+    },
+  };
+}
+
 function chatPath(): Json {
   return {
     post: {
@@ -96,27 +136,10 @@ function chatPath(): Json {
       responses: {
         200: {
           description: "The answer (application/json), or with stream=true a text/event-stream of chunks.",
-          headers: { "X-Prompt-Versions": { description: "Versions of the prompts used.", schema: { type: "string" } } },
+          headers: promptVersionsHeader,
           content: { ...json(ref("ChatCompletion")), "text/event-stream": { schema: ref("ChatCompletionChunk") } },
         },
-        ...errorResponses({
-          400: [
-            "invalid_request",
-            "invalid_parameter",
-            "unsupported_parameter",
-            "content_filter",
-            "context_length_exceeded",
-            "model_not_found",
-            "upstream_invalid_request",
-          ],
-          401: ["missing_api_key", "invalid_api_key"],
-          413: ["request_too_large"],
-          429: ["conversation_limit_exceeded", "provider_rate_limited"],
-          ...SERVICE_ERRORS,
-          500: ["internal_error", "agent_step_limit"],
-          502: ["upstream_error"],
-          504: ["upstream_timeout"],
-        }),
+        ...errorResponses(ANSWER_ERRORS),
       },
     },
   };
@@ -202,6 +225,7 @@ export function buildOpenApiDocument(version = "0.1.0"): Json {
     tags: [{ name: "chat" }, { name: "scripture" }, { name: "study" }, { name: "listings" }, { name: "mcp" }, { name: "operations" }, { name: "pages" }],
     paths: {
       "/v1/chat/completions": chatPath(),
+      "/v1/responses": responsesPath(),
       "/v1/scripture/search": searchPath(),
       ...studyPaths(errorResponses, KEYLESS_ERRORS),
       "/mcp": mcpPath(),

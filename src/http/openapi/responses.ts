@@ -88,6 +88,47 @@ export const ChatCompletionChunk = z
     "One `data:` event of the text/event-stream. The first chunk's delta carries role; the last has finish_reason; with stream_options.include_usage a final chunk has choices [] and usage. The stream ends with `data: [DONE]`; a failure after the first byte is a `data: {\"error\":{...}}` event, then `data: [DONE]`.",
   );
 
+const ResponsesUsage = z.object({
+  input_tokens: z.int(),
+  input_tokens_details: z.object({ cached_tokens: z.int() }).loose(),
+  output_tokens: z.int(),
+  output_tokens_details: z.object({ reasoning_tokens: z.int() }).loose(),
+  total_tokens: z.int(),
+});
+const OutputText = z.object({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()).optional() });
+const OutputMessage = z.object({
+  id: z.string(),
+  type: z.literal("message"),
+  status: z.enum(["in_progress", "completed", "incomplete"]),
+  role: z.literal("assistant"),
+  content: z.array(OutputText),
+});
+
+export const ResponseObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("response"),
+    created_at: z.int(),
+    status: z.enum(["in_progress", "completed", "incomplete", "failed"]),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    incomplete_details: z.object({ reason: z.literal("max_output_tokens") }).nullable().describe("Set when the answer was cut at max_words."),
+    instructions: z.string().nullable(),
+    model: z.string(),
+    output: z.array(OutputMessage).describe("One assistant message holding one output_text part: the answer."),
+    store: z.literal(false),
+    usage: ResponsesUsage.optional(),
+    citations: Citations,
+  })
+  .loose()
+  .describe("OpenAI's Response object (stateless: store is always false). Other fields echo the request as OpenAI does.");
+
+export const ResponseStreamEvent = z
+  .object({ type: z.string(), sequence_number: z.int() })
+  .loose()
+  .describe(
+    "One `event:`/`data:` pair of the text/event-stream: response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta (one per piece), response.output_text.done, response.content_part.done, response.output_item.done, then response.completed (or response.incomplete when cut at max_words). A failure after the first event is an `error` event (the code as on chat completions), then response.failed. No `[DONE]`.",
+  );
+
 const Model = z.object({ id: z.string(), object: z.literal("model"), created: z.int(), owned_by: z.string() });
 export const ModelList = z.object({ object: z.literal("list"), data: z.array(Model) });
 export { Model };

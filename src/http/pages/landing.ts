@@ -53,6 +53,8 @@ answers link to</span></li>
 <h2>The API</h2>
 <ul class="cards">
 <li><a href="/openapi.json">OpenAPI document</a> <span>every endpoint, field and error (OpenAPI 3.1)</span></li>
+<li><code>POST /v1/chat/completions</code> and <code>POST /v1/responses</code> <span>the same answer in OpenAI's
+Chat Completions or Responses format (stateless: send the whole conversation); your provider key as the bearer</span></li>
 <li><a href="/v1/translations">Translations</a>, <a href="/v1/theologies">theologies</a>,
 <a href="/v1/profiles">profiles</a>, <a href="/v1/models">models</a> <span>the listings, no key needed</span></li>
 <li><a href="/v1/scripture/search?q=love%20your%20enemies&amp;limit=3">Scripture search</a> <span>semantic search
@@ -65,7 +67,8 @@ over chapters, no key needed</span></li>
 <pre class="example" tabindex="0" aria-label="Example request"><code>curl -s ${origin}/v1/chat/completions \\
   -H "Authorization: Bearer sk-..." -H "Content-Type: application/json" \\
   -d '${esc(EXAMPLE_BODY)}'</code></pre>
-<p>Any OpenAI SDK works: set its base URL to <code>${origin}/v1</code>. The service's own fields
+<p>Any OpenAI SDK works: set its base URL to <code>${origin}/v1</code>; clients that start from the Responses API
+(<code>client.responses.create</code>, the Vercel AI SDK, the OpenAI Agents SDK) work too. The service's own fields
 (<code>theology</code>, <code>profile</code>, <code>bible_id</code>, <code>max_words</code>) sit next to OpenAI's.</p>
 </main>
 <footer class="foot">Open source; the Bible texts are in the public domain.</footer>`;
