@@ -15,7 +15,7 @@ import { createMetrics, type Metrics } from "./metrics.js";
 import { listProfiles, listTheologies, loadPrompts } from "./prompts/loader.js";
 import { loadBibleLibrary } from "./scripture/corpus.js";
 import { prepareReferences } from "./scripture/references.js";
-import { startSearchService, type SearchService } from "./scripture/search/service.js";
+import { startSearchService, type SearchService, type SearchServiceOptions } from "./scripture/search/service.js";
 import { TRANSLATIONS, translationIds } from "./scripture/translations.js";
 import { sharedStudyLibrary } from "./study/library.js";
 
@@ -37,7 +37,12 @@ export interface Services {
 export function buildServices(
   config: Config,
   logger: Logger,
-  opts: { isDraining?: () => boolean; embeddedChroma?: Promise<EmbeddedChroma> | undefined } = {},
+  opts: {
+    isDraining?: () => boolean;
+    embeddedChroma?: Promise<EmbeddedChroma> | undefined;
+    /** What search indexes (eng-web by default); tests index a few books, see SearchServiceOptions. */
+    search?: Pick<SearchServiceOptions, "rankingBible" | "buildLeaseMs">;
+  } = {},
 ): Services {
   const prompts = loadPrompts(config.promptsDir);
   const bibles = loadBibleLibrary();
@@ -56,7 +61,10 @@ export function buildServices(
     library: bibles,
     logger: logger.child({ component: "search" }),
     metrics,
+    ...opts.search,
   });
+
+  metrics.watchSearch(search.readiness.status);
 
   const chat = buildChatRuntime(config, { prompts, bibles, search: search.search, logger: logger.child({ component: "chat" }), metrics });
 
@@ -81,7 +89,8 @@ export function buildServices(
   const app: AppDeps = {
     config,
     logger,
-    readiness: search.readiness,
+    // Chat answers without search (it degrades to the local corpus), so search's state is reported, not gated on.
+    readiness: { ready: () => true, detail: search.readiness.detail },
     listings: {
       // Every provider's models, a named provider's as `<name>/<model>` (graphs/chat/providers.ts).
       models: chat.catalog.providers.listedModels(),

@@ -39,7 +39,8 @@ export function connectChroma(url: string, options: { probeMs?: number } = {}): 
     probing = true;
     let ok = false;
     try {
-      const res = await fetch(`${url.replace(/\/+$/, "")}/api/v2/heartbeat`, { signal: AbortSignal.timeout(1000) });
+      // Generous: on a busy event loop the answer may wait its turn; a Chroma that is down refuses at once.
+      const res = await fetch(`${url.replace(/\/+$/, "")}/api/v2/heartbeat`, { signal: AbortSignal.timeout(2000) });
       ok = res.ok;
     } catch {
       // down
