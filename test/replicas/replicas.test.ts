@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { promisify } from "node:util";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ChromaClient } from "chromadb";
@@ -112,5 +114,21 @@ describe("several replicas on one Chroma", () => {
     expect(after.flat().filter((l) => l.msg === "Chroma unreachable: search not ready")).toEqual([]);
     expect(after.flat().filter((l) => l.msg === "search index: writing vectors to Chroma again")).toHaveLength(1);
     expect((await indexCollections()).filter((n) => n === lsa)).toHaveLength(1);
+  }, 60_000);
+
+  it("when the operator prunes, then it lists what it would remove and removes nothing without --yes; with --yes it removes what it listed, sparing --keep", async () => {
+    // Indexes of a few books are not this release's corpus (eng-web whole), so both are candidates.
+    const names = await indexCollections();
+    const [lsa, other] = [names.find((n) => n.includes("-lsa-"))!, names.find((n) => !n.includes("-lsa-"))!];
+    const prune = (...args: string[]) =>
+      promisify(execFile)(process.execPath, ["--import", "tsx", "ingest/prune-index.ts", ...args], { env: { ...process.env, CHROMA_URL: chroma.url } });
+    const dry = await prune("--keep", lsa);
+    expect(dry.stdout).toContain(`remove  ${other}`);
+    expect(dry.stdout).toContain(`keep    ${lsa}`);
+    expect(dry.stdout).toContain("Would remove 1 collection(s)");
+    expect(await indexCollections()).toEqual(names);
+    const applied = await prune("--keep", lsa, "--yes");
+    expect(applied.stdout).toContain(`removed ${other}`);
+    expect(await indexCollections()).toEqual([lsa]);
   }, 60_000);
 });

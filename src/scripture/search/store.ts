@@ -82,7 +82,16 @@ export class PassageStore {
     };
     if (await this.isComplete(passages.length)) return;
     await lost();
-    if (await this.get()) await this.conn.client.deleteCollection({ name: this.info.name }).catch(() => undefined);
+    const existing = await this.get();
+    // Written by a release before the complete mark (whole by its own rule: same embedder, every passage),
+    // maybe still in use by its replicas during a rolling upgrade: adopted as it is, never rewritten.
+    const meta = existing?.metadata ?? {};
+    if (existing && meta.complete === undefined && meta.embedder === this.info.embedderId && meta.corpus_hash === this.info.corpusHash && (await existing.count()) === passages.length) {
+      await existing.modify({ metadata: this.metadata(true, passages.length) });
+      this.collection = existing;
+      return;
+    }
+    if (existing) await this.conn.client.deleteCollection({ name: this.info.name }).catch(() => undefined);
     this.collection = undefined;
     const c = await this.conn.client.createCollection({
       name: this.info.name,
