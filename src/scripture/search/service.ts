@@ -78,12 +78,11 @@ export function startSearchService(options: SearchServiceOptions): SearchService
   const log = options.logger;
   const lifecycle = { leaseMs: options.buildLeaseMs };
 
-  let lastProblem: string | undefined;
+  // Logged once per change of state: a retry that fails the same way again says nothing new.
   const setState = (next: typeof state, problem?: string) => {
-    if (next === state && problem === lastProblem) return;
+    if (next === state) return;
     const was = state;
     state = next;
-    lastProblem = problem;
     if (problem) log.warn({ was, state: next, err: problem }, "scripture search unavailable");
     else log.info({ was, state: next, ...(index ? { index: index.store.info.name } : {}) }, "scripture search state");
   };
@@ -92,6 +91,8 @@ export function startSearchService(options: SearchServiceOptions): SearchService
   async function retrying<T>(attempt: () => Promise<T>): Promise<T> {
     let delay = RETRY_MS.first;
     for (;;) {
+      // After stop() nothing starts again (an embedded Chroma spawned now would outlive the service).
+      if (stopped) throw new Error("scripture search stopped");
       try {
         return await attempt();
       } catch (err) {
