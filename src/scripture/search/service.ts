@@ -105,11 +105,13 @@ export function startSearchService(options: SearchServiceOptions): SearchService
   }
 
   let pendingEmbedded = options.embeddedChroma;
+  let startingEmbedded: Promise<EmbeddedChroma> | undefined;
   // Called until it succeeds, before any connection exists; afterwards an embedded Chroma restarts itself.
   async function chromaUrl(): Promise<string> {
     if (options.chromaUrl) return options.chromaUrl;
     const starting = pendingEmbedded ?? startEmbeddedChroma({ path: embeddedChromaPath(options.dataDir), logger: log, port: await freePort() });
     pendingEmbedded = undefined;
+    startingEmbedded = starting;
     embedded = await starting;
     return embedded.url;
   }
@@ -185,7 +187,8 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     async stop() {
       stopped = true;
       conn?.close();
-      await embedded?.stop();
+      // One still booting is stopped once up, so it never outlives the service.
+      await (embedded ?? (await startingEmbedded?.catch(() => undefined)))?.stop();
     },
   };
 }
