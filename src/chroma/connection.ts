@@ -12,6 +12,8 @@ export interface ChromaConnection {
   healthy(): boolean;
   /** Called by users when a call failed in a way that suggests the server is gone. */
   markDown(reason: string): void;
+  /** Called by users when a call succeeded: the server answers, whatever the last probe said. */
+  markUp(): void;
   onChange(listener: (healthy: boolean) => void): void;
   close(): void;
 }
@@ -57,6 +59,7 @@ export function connectChroma(url: string, options: { probeMs?: number } = {}): 
     client,
     healthy: () => up,
     markDown: () => set(false),
+    markUp: () => ((misses = 0), set(true)),
     onChange: (l) => void listeners.push(l),
     close: () => clearInterval(timer),
   };

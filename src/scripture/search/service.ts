@@ -126,7 +126,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     setState("indexing");
     log.warn({ collection: idx.store.info.name }, "search index: collection missing in Chroma; resolving it again");
     void retrying(() => restoreCollection(idx, { conn: c, logger: log, ...lifecycle }))
-      .then(() => setState("ready"), () => undefined)
+      .then(() => (c.markUp(), setState("ready")), () => undefined)
       .finally(() => (restoring = false));
   };
 
@@ -157,6 +157,8 @@ export function startSearchService(options: SearchServiceOptions): SearchService
       ensureIndex({ bible, prepared, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log, ...lifecycle }),
     );
     index = built;
+    // It just answered: search is ready now, not at the next heartbeat.
+    c.markUp();
     built.store.onMissing = restore;
     // The store marks Chroma down itself, and only for a lost connection (not a missing collection).
     search.attach(built, { healthy: () => c.healthy() && state === "ready", markDown: () => undefined, onChange: (l) => c.onChange(l) });
