@@ -8,7 +8,7 @@ import { listingsRouter, type ListingSources } from "./http/listings/route.js";
 import { httpMetrics, metricsRouter } from "./http/metrics/route.js";
 import type { Metrics } from "./metrics.js";
 import { cors, requestContext } from "./http/middleware.js";
-import { rateLimit } from "./http/rate-limit.js";
+import { rateLimit, type RateLimitCounter } from "./http/rate-limit.js";
 import { jsonBody } from "./http/routes.js";
 
 export interface AppDeps {
@@ -22,6 +22,8 @@ export interface AppDeps {
   isDraining?: () => boolean;
   /** Prometheus metrics (src/metrics.ts); when given, every request is recorded and GET /metrics serves them. */
   metrics?: Metrics;
+  /** Where the key-less limit counts (shared by replicas with RATE_LIMIT_REDIS_URL); this process's memory by default. */
+  rateLimitCounter?: RateLimitCounter;
 }
 
 /** Builds the Express app without listening, so tests start it on port 0. */
@@ -51,7 +53,13 @@ export function createApp(deps: AppDeps) {
   });
   if (deps.config.rateLimitPerMinute > 0) {
     // Key-less endpoints only: chat is paid for by each caller's own provider key.
-    app.use(rateLimit({ perMinute: deps.config.rateLimitPerMinute, skip: (req) => req.path.toLowerCase().startsWith("/v1/chat/") }));
+    app.use(
+      rateLimit({
+        perMinute: deps.config.rateLimitPerMinute,
+        skip: (req) => req.path.toLowerCase().startsWith("/v1/chat/"),
+        ...(deps.rateLimitCounter ? { counter: deps.rateLimitCounter } : {}),
+      }),
+    );
   }
   app.use(listingsRouter(deps.listings));
   for (const router of deps.routers) app.use(router);

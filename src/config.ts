@@ -94,6 +94,8 @@ const EnvSchema = z.object({
 
   CORS_ORIGINS: z.string().default("*"),
   RATE_LIMIT_PER_MINUTE: intFrom(0, 0, 1_000_000),
+  // Shares the key-less limit's counts between replicas; unset counts in each process.
+  RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
   TRUST_PROXY: TrustProxy,
   // Makes reader links absolute (answers, citations, search results) for chat apps on another domain.
@@ -131,6 +133,8 @@ export type Config = {
   embeddings: { baseURL: string; apiKey: string | undefined; model: string } | undefined;
   corsOrigins: string;
   rateLimitPerMinute: number;
+  /** RATE_LIMIT_REDIS_URL: the Redis that counts for every replica; unset, each process counts its own. */
+  rateLimitRedisUrl: string | undefined;
   shutdownTimeoutMs: number;
   /** TRUST_PROXY: false, the number of proxies in front, or their addresses (Express's "trust proxy" forms; never true). */
   trustProxy: false | number | string[];
@@ -239,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     corsOrigins: e.CORS_ORIGINS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitRedisUrl: e.RATE_LIMIT_REDIS_URL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ""),

@@ -7,6 +7,7 @@ import { chatRouter } from "./http/chat/route.js";
 import { mcpRouter } from "./http/mcp/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
 import { pagesRouter } from "./http/pages/route.js";
+import { redisCounter } from "./http/rate-limit-redis.js";
 import { searchRouter } from "./http/search/route.js";
 import { studyRouter } from "./http/study/route.js";
 import type { Logger } from "./logger.js";
@@ -86,6 +87,11 @@ export function buildServices(
     openapiRouter(),
   ];
 
+  const sharedLimit =
+    config.rateLimitPerMinute > 0 && config.rateLimitRedisUrl
+      ? redisCounter({ url: config.rateLimitRedisUrl, perMinute: config.rateLimitPerMinute, logger: logger.child({ component: "rate-limit" }) })
+      : undefined;
+
   const app: AppDeps = {
     config,
     logger,
@@ -101,7 +107,8 @@ export function buildServices(
     },
     routers,
     metrics,
+    ...(sharedLimit ? { rateLimitCounter: sharedLimit } : {}),
     ...(opts.isDraining ? { isDraining: opts.isDraining } : {}),
   };
-  return { app, search, metrics, mcp, stop: () => search.stop() };
+  return { app, search, metrics, mcp, stop: async () => (await sharedLimit?.close(), await search.stop()) };
 }
