@@ -18,7 +18,7 @@ export function healthRouter(readiness: Readiness, isDraining: () => boolean): R
     get: (_req, res) => {
       const draining = isDraining();
       const ready = !draining && readiness.ready();
-      res.status(ready ? 200 : 503).json({ status: ready ? "ready" : draining ? "draining" : "not ready", ...readiness.detail() });
+      res.status(ready ? 200 : 503).json({ status: ready ? "ready" : draining ? "draining" : "starting", ...readiness.detail() });
     },
   });
   return router;
