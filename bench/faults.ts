@@ -135,8 +135,9 @@ async function startService(baseURL: string) {
   const t0 = Date.now();
   for (;;) {
     if (service.exitCode !== null) throw new Error(`service exited ${service.exitCode} while starting; see ${LOG}`);
+    // /readyz is 200 as soon as chat answers; its body says when search is up too.
     const r = await get("/readyz").catch(() => ({ status: 0, body: "" }));
-    if (r.status === 200) break;
+    if (r.status === 200 && /"search":\{"ready":true/.test(r.body)) break;
     await sleep(500);
   }
   process.stdout.write(`service ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${service.pid}, load ${la()})\n`);
@@ -510,7 +511,7 @@ async function phaseChroma() {
   let back = 0;
   for (let i = 0; i < 60; i++) {
     await sleep(500);
-    if ((await get("/readyz").catch(() => ({ status: 0 }))).status === 200 && Date.now() - tKill > 1000) {
+    if (/"search":\{"ready":true/.test((await get("/readyz").catch(() => ({ body: "" }))).body) && Date.now() - tKill > 1000) {
       back = Date.now() - tKill;
       break;
     }
@@ -518,7 +519,7 @@ async function phaseChroma() {
   await sleep(3000);
   stop = true;
   await Promise.all(loops);
-  process.stdout.write(`  /readyz back ${back ? `${(back / 1000).toFixed(1)} s after the kill` : "NOT within 30 s"}; outcomes: ${[...statuses].map(([k, v]) => `${k}: ${v}`).join(", ")}\n`);
+  process.stdout.write(`  search ready (/readyz body) back ${back ? `${(back / 1000).toFixed(1)} s after the kill` : "NOT within 30 s"}; outcomes: ${[...statuses].map(([k, v]) => `${k}: ${v}`).join(", ")}\n`);
   if (!back) fail("chroma: readiness did not come back");
   const after = await post("/v1/scripture/search", JSON.stringify({ query: "the good samaritan" }));
   process.stdout.write(`  search after: ${judge("search after chroma restart", after, { status: 200 })}\n`);

@@ -27,7 +27,8 @@ async function startOnce(cmd: string, args: readonly string[], dataDir: string, 
   const exited = new Promise<void>((r) => proc.once("exit", () => r()));
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${cmd} ${args.join(" ")} exited (${proc.exitCode}) before it was ready`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+    // /readyz is 200 as soon as chat answers; a warm start is measured to search ready, as before.
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(async (r) => r.status === 200 && ((await r.json()) as { search?: { ready?: boolean } }).search?.ready === true, () => false);
     if (ok) break;
     if (performance.now() - started > 120_000) throw new Error("never ready");
     await sleep(25);

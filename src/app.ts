@@ -8,7 +8,7 @@ import { listingsRouter, type ListingSources } from "./http/listings/route.js";
 import { httpMetrics, metricsRouter } from "./http/metrics/route.js";
 import type { Metrics } from "./metrics.js";
 import { cors, requestContext } from "./http/middleware.js";
-import { rateLimit } from "./http/rate-limit.js";
+import { rateLimit, type RateLimitCounter } from "./http/rate-limit.js";
 import { jsonBody } from "./http/routes.js";
 
 export interface AppDeps {
@@ -24,6 +24,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Answers a browser's request for a page no route serves (the pages' HTML 404); others get the JSON 404. */
   notFoundPage?: RequestHandler;
+  /** Where the key-less limit counts (shared by replicas with RATE_LIMIT_REDIS_URL); this process's memory by default. */
+  rateLimitCounter?: RateLimitCounter;
 }
 
 /** Builds the Express app without listening, so tests start it on port 0. */
@@ -54,7 +56,13 @@ export function createApp(deps: AppDeps) {
   if (deps.config.rateLimitPerMinute > 0) {
     // Key-less endpoints only: chat (completions and responses) is paid for by each caller's own provider key.
     const paidByCaller = (path: string) => path.startsWith("/v1/chat/") || path === "/v1/responses";
-    app.use(rateLimit({ perMinute: deps.config.rateLimitPerMinute, skip: (req) => paidByCaller(req.path.toLowerCase()) }));
+    app.use(
+      rateLimit({
+        perMinute: deps.config.rateLimitPerMinute,
+        skip: (req) => paidByCaller(req.path.toLowerCase()),
+        ...(deps.rateLimitCounter ? { counter: deps.rateLimitCounter } : {}),
+      }),
+    );
   }
   app.use(listingsRouter(deps.listings));
   for (const router of deps.routers) app.use(router);

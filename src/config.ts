@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -17,6 +18,43 @@ const bool = (def: boolean) =>
     .transform((v) => v === "true" || v === "1" || v === "yes");
 
 const url = z.url({ protocol: /^https?$/ });
+
+/** Express's named ranges for "trust proxy" (proxy-addr). */
+const TRUSTED_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const trustedAddress = (entry: string) => {
+  if (TRUSTED_NAMES.has(entry)) return true;
+  const [ip, bits, ...rest] = entry.split("/");
+  const family = isIP(ip ?? "");
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)) || (family === 4 && isIP(bits) === 4);
+};
+
+/**
+ * TRUST_PROXY in Express's own forms: a hop count (the proxies in front of the service) or the proxies'
+ * addresses/subnets/names. Never "true": Express would then take the left-most X-Forwarded-For
+ * entry, which any client writes itself, so a client could pick its own address and escape the limit.
+ */
+const TrustProxy = z
+  .string()
+  .default("false")
+  .superRefine((v, ctx) => {
+    const t = v.trim().toLowerCase();
+    if (t === "true" || t === "yes") {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          '"true" would believe any X-Forwarded-For a client sends (a client could choose its own address and escape the rate limit); set the number of proxies in front of the service (e.g. 1) or their addresses (e.g. loopback,10.0.0.0/8)',
+      });
+    } else if (!/^(false|no|\d{1,2})$/.test(t) && !t.split(",").every((e) => trustedAddress(e.trim()))) {
+      ctx.addIssue({ code: "custom", message: "a hop count (e.g. 1), or a comma-separated list of proxy addresses or subnets (e.g. 10.0.0.1,172.16.0.0/12) or loopback/linklocal/uniquelocal, or false" });
+    }
+  })
+  .transform((v): false | number | string[] => {
+    const t = v.trim().toLowerCase();
+    if (t === "false" || t === "no") return false;
+    if (/^\d+$/.test(t)) return Number(t) === 0 ? false : Number(t);
+    return t.split(",").map((e) => e.trim());
+  });
 
 const list = (def: string) =>
   z
@@ -56,8 +94,10 @@ const EnvSchema = z.object({
 
   CORS_ORIGINS: z.string().default("*"),
   RATE_LIMIT_PER_MINUTE: intFrom(0, 0, 1_000_000),
+  // Shares the key-less limit's counts between replicas; unset counts in each process.
+  RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
-  TRUST_PROXY: bool(false),
+  TRUST_PROXY: TrustProxy,
   // Makes reader links absolute (answers, citations, search results) for chat apps on another domain.
   PUBLIC_BASE_URL: url.optional(),
   // LangGraph Studio local debugging only (graphs/chat/studio.ts); the HTTP service never uses it.
@@ -93,8 +133,11 @@ export type Config = {
   embeddings: { baseURL: string; apiKey: string | undefined; model: string } | undefined;
   corsOrigins: string;
   rateLimitPerMinute: number;
+  /** RATE_LIMIT_REDIS_URL: the Redis that counts for every replica; unset, each process counts its own. */
+  rateLimitRedisUrl: string | undefined;
   shutdownTimeoutMs: number;
-  trustProxy: boolean;
+  /** TRUST_PROXY: false, the number of proxies in front, or their addresses (Express's "trust proxy" forms; never true). */
+  trustProxy: false | number | string[];
   /** PUBLIC_BASE_URL without a trailing slash; unset: links stay root-relative ("/read/JHN/3"). */
   publicBaseUrl: string | undefined;
   /** Key for Studio runs whose context has none (local debugging); never read by the HTTP service. */
@@ -200,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     corsOrigins: e.CORS_ORIGINS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitRedisUrl: e.RATE_LIMIT_REDIS_URL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ""),

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { PREFLIGHT_CATEGORIES as CHAT_PREFLIGHT_CATEGORIES } from "../graphs/chat/contract.js";
 
 /**
@@ -58,8 +58,22 @@ const STATUS = /^[1-5]\d\d$/;
 // over anything: only path-pattern characters pass.
 const ROUTE = /^[\w/:.*{}-]{1,100}$/;
 
+/** Search's own state as the search service reports it (src/scripture/search/service.ts SearchStatus). */
+export interface SearchStateSource {
+  ready: boolean;
+  chroma: "up" | "down" | "unknown";
+  index?: string;
+  index_version?: number;
+  embedder?: string;
+}
+
+/** Collection and embedder names are ours (index.ts), but only name characters pass into a label. */
+const NAME_LABEL = /^[A-Za-z0-9._-]{1,200}$/;
+
 export interface Metrics extends MetricsRecorder {
   readonly registry: Registry;
+  /** Exposes search's state (read at each scrape): ready, Chroma up, the index in use. */
+  watchSearch(source: () => SearchStateSource): void;
   /** One finished HTTP request; `route` is the Express route pattern ("/read/:book_id/:chapter"). */
   http(method: string, route: string, status: number, seconds: number): void;
 }
@@ -134,8 +148,42 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   const seconds = (s: number) => (Number.isFinite(s) && s >= 0 ? s : 0);
   const count = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
 
+  let searchSource: (() => SearchStateSource) | undefined;
+  new Gauge({
+    name: "scripture_search_ready",
+    help: "1 while this replica's scripture search answers (index loaded, Chroma reachable); chat answers either way.",
+    registers,
+    collect() {
+      this.set(searchSource?.().ready ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "chroma_up",
+    help: "1 while this replica reaches Chroma (heartbeat and queries), 0 when it does not or has not tried yet.",
+    registers,
+    collect() {
+      this.set(searchSource?.().chroma === "up" ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "scripture_index_info",
+    help: "The search index in use by this replica: its Chroma collection, index version and embedder (value 1).",
+    labelNames: ["collection", "index_version", "embedder"] as const,
+    registers,
+    collect() {
+      this.reset();
+      const s = searchSource?.();
+      if (!s?.index) return;
+      const name = (v: unknown) => (typeof v === "string" && NAME_LABEL.test(v) ? v : "other");
+      this.set({ collection: name(s.index), index_version: String(Number(s.index_version) || 0), embedder: name(s.embedder) }, 1);
+    },
+  });
+
   return {
     registry,
+    watchSearch(source) {
+      searchSource = source;
+    },
     http(method, route, status, s) {
       const labels = {
         method: oneOf(HTTP_METHODS, method),

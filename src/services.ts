@@ -8,6 +8,7 @@ import { responsesRouter } from "./http/responses/route.js";
 import { mcpRouter } from "./http/mcp/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
 import { pageNotFound, pagesRouter } from "./http/pages/route.js";
+import { redisCounter } from "./http/rate-limit-redis.js";
 import { searchRouter } from "./http/search/route.js";
 import { studyRouter } from "./http/study/route.js";
 import type { Logger } from "./logger.js";
@@ -16,7 +17,7 @@ import { createMetrics, type Metrics } from "./metrics.js";
 import { listProfiles, listTheologies, loadPrompts } from "./prompts/loader.js";
 import { loadBibleLibrary } from "./scripture/corpus.js";
 import { prepareReferences } from "./scripture/references.js";
-import { startSearchService, type SearchService } from "./scripture/search/service.js";
+import { startSearchService, type SearchService, type SearchServiceOptions } from "./scripture/search/service.js";
 import { TRANSLATIONS, translationIds } from "./scripture/translations.js";
 import { sharedStudyLibrary } from "./study/library.js";
 
@@ -38,7 +39,12 @@ export interface Services {
 export function buildServices(
   config: Config,
   logger: Logger,
-  opts: { isDraining?: () => boolean; embeddedChroma?: Promise<EmbeddedChroma> | undefined } = {},
+  opts: {
+    isDraining?: () => boolean;
+    embeddedChroma?: Promise<EmbeddedChroma> | undefined;
+    /** What search indexes (eng-web by default); tests index a few books, see SearchServiceOptions. */
+    search?: Pick<SearchServiceOptions, "rankingBible" | "buildLeaseMs">;
+  } = {},
 ): Services {
   const prompts = loadPrompts(config.promptsDir);
   const bibles = loadBibleLibrary();
@@ -57,7 +63,10 @@ export function buildServices(
     library: bibles,
     logger: logger.child({ component: "search" }),
     metrics,
+    ...opts.search,
   });
+
+  metrics.watchSearch(search.readiness.status);
 
   const chat = buildChatRuntime(config, { prompts, bibles, search: search.search, logger: logger.child({ component: "chat" }), metrics });
 
@@ -80,10 +89,16 @@ export function buildServices(
     openapiRouter(),
   ];
 
+  const sharedLimit =
+    config.rateLimitPerMinute > 0 && config.rateLimitRedisUrl
+      ? redisCounter({ url: config.rateLimitRedisUrl, perMinute: config.rateLimitPerMinute, logger: logger.child({ component: "rate-limit" }) })
+      : undefined;
+
   const app: AppDeps = {
     config,
     logger,
-    readiness: search.readiness,
+    // Chat answers without search (it degrades to the local corpus), so search's state is reported, not gated on.
+    readiness: { ready: () => true, detail: search.readiness.detail },
     listings: {
       // Every provider's models, a named provider's as `<name>/<model>` (graphs/chat/providers.ts).
       models: chat.catalog.providers.listedModels(),
@@ -95,7 +110,8 @@ export function buildServices(
     routers,
     metrics,
     notFoundPage: pageNotFound(),
+    ...(sharedLimit ? { rateLimitCounter: sharedLimit } : {}),
     ...(opts.isDraining ? { isDraining: opts.isDraining } : {}),
   };
-  return { app, search, metrics, mcp, stop: () => search.stop() };
+  return { app, search, metrics, mcp, stop: async () => (await sharedLimit?.close(), await search.stop()) };
 }

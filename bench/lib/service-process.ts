@@ -125,7 +125,8 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   proc.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`the service exited (${proc.exitCode}) before it was ready:\n${stderr}`);
-    if (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false)) break;
+    // /readyz is 200 as soon as chat answers; "ready" here also means search is up.
+    if (await fetch(`${url}/readyz`).then(async (r) => r.status === 200 && ((await r.json()) as { search?: { ready?: boolean } }).search?.ready === true, () => false)) break;
     if (performance.now() - started > (options.readyTimeoutMs ?? 300_000)) throw new Error(`the service was not ready in time:\n${stderr}`);
     await sleep(25);
   }

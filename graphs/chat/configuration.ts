@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { type ChatRequestContext, DEFAULT_BIBLE_ID, DEFAULT_MAX_WORDS, modelFields } from "./contract.js";
 import type { ChatDeps } from "./deps.js";
+import { ChatError } from "./errors.js";
 
 /**
  * The per-request values travel in the run's `context` (never in state, a checkpoint or a log line).
@@ -53,4 +54,22 @@ export function resolveContext(config: ChatRunConfig, deps: Pick<ChatDeps, "prom
   };
   if (key) resolved.set(key, ctx);
   return ctx;
+}
+
+/**
+ * On a LangGraph server (Studio's path, `langgraphjs dev`) the run's context is stored with the run: a
+ * key sent there would be returned by GET /threads/{id}/runs and written under .langgraph_api/. So the
+ * key comes from the server's environment (STUDIO_API_KEY) and a key in a context is refused. The key
+ * is also removed from the context object, so a server that keeps that very object keeps no key.
+ */
+export function refuseContextKey(config: ChatRunConfig, deps: Pick<ChatDeps, "keyFromEnvironment">): void {
+  if (!deps.keyFromEnvironment) return;
+  const context = runKey(config) as { apiKey?: unknown } | undefined;
+  if (context?.apiKey === undefined) return;
+  delete context.apiKey;
+  throw new ChatError(
+    "invalid_request",
+    "On a LangGraph server the provider key does not go in a run's context: the server stores the context with the run. Set STUDIO_API_KEY in the server's environment (.env at the repository root for `npm run studio`) and send the run without apiKey.",
+    { param: "apiKey" },
+  );
 }

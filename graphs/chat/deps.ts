@@ -58,6 +58,8 @@ export interface ChatDeps {
   preflightModel: string;
   /** A key for runs whose context carries none: LangGraph Studio local debugging (.env) only; the service never sets it. */
   studioApiKey?: string | undefined;
+  /** On a LangGraph server (studio.ts): the key comes from STUDIO_API_KEY only and a key in a run's context is refused. */
+  keyFromEnvironment?: boolean | undefined;
   /** PREFLIGHT_MODE: whether the agent's first call starts beside the classifier (speculation.ts) or after its verdict. */
   preflightMode: "parallel" | "sequential";
   /** Agent model calls per request (AGENT_MAX_STEPS): the one source of the step limit. */

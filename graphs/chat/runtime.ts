@@ -23,7 +23,10 @@ export type ChatRuntimeConfig = Pick<
   Config,
   "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes" | "supportReply" | "preflightMode"
 > &
-  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models">>;
+  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models">> & {
+    /** Set by the LangGraph server's entry (studio.ts) only: see ChatDeps.keyFromEnvironment. */
+    keyFromEnvironment?: boolean;
+  };
 
 /** The providers configuration names: OPENAI_BASE_URL (with MODELS, PREFLIGHT_MODEL, API_KEY_PREFIXES) and each PROVIDER_<NAME>_*. */
 export function providersFrom(config: ChatRuntimeConfig): ProviderTable {
@@ -117,6 +120,7 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
     get studioApiKey() {
       return config.studioApiKey;
     },
+    keyFromEnvironment: config.keyFromEnvironment,
     get maxSteps() {
       return config.agentMaxSteps;
     },

@@ -51,6 +51,8 @@ export function studioRuntime(): ChatRuntime {
     };
   });
   const lazyConfig = {
+    // A LangGraph server stores each run's context: the key comes from its environment instead.
+    keyFromEnvironment: true,
     get provider() {
       return config().provider;
     },

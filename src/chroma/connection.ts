@@ -12,6 +12,8 @@ export interface ChromaConnection {
   healthy(): boolean;
   /** Called by users when a call failed in a way that suggests the server is gone. */
   markDown(reason: string): void;
+  /** Called by users when a call succeeded: the server answers, whatever the last probe said. */
+  markUp(): void;
   onChange(listener: (healthy: boolean) => void): void;
   close(): void;
 }
@@ -39,7 +41,8 @@ export function connectChroma(url: string, options: { probeMs?: number } = {}): 
     probing = true;
     let ok = false;
     try {
-      const res = await fetch(`${url.replace(/\/+$/, "")}/api/v2/heartbeat`, { signal: AbortSignal.timeout(1000) });
+      // Generous: on a busy event loop the answer may wait its turn; a Chroma that is down refuses at once.
+      const res = await fetch(`${url.replace(/\/+$/, "")}/api/v2/heartbeat`, { signal: AbortSignal.timeout(2000) });
       ok = res.ok;
     } catch {
       // down
@@ -56,6 +59,7 @@ export function connectChroma(url: string, options: { probeMs?: number } = {}): 
     client,
     healthy: () => up,
     markDown: () => set(false),
+    markUp: () => ((misses = 0), set(true)),
     onChange: (l) => void listeners.push(l),
     close: () => clearInterval(timer),
   };

@@ -34,7 +34,9 @@ export function notFoundHandler(req: Request, _res: Response, next: NextFunction
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
   const appErr = fromBodyParser(err) ?? toAppError(err);
   const log = req.log;
-  if (appErr.status >= 500) log?.error({ err: appErr.cause ?? err, code: appErr.code }, "request failed");
+  // A 503 is a known state (search down, draining) that its owner logs once when it begins, not per request.
+  if (appErr.status === 503) log?.info({ code: appErr.code, status: appErr.status }, "request refused: unavailable");
+  else if (appErr.status >= 500) log?.error({ err: appErr.cause ?? err, code: appErr.code }, "request failed");
   else log?.debug({ code: appErr.code, status: appErr.status }, "request rejected");
   if (res.headersSent) {
     // Streaming handlers write their own in-stream error event; here we can only end the response.

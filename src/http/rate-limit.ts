@@ -1,52 +1,76 @@
 import type { NextFunction, Request, Response } from "express";
 import { AppError } from "../errors.js";
 
+/** Counts a client's requests in the current window: in this process, or shared by every replica (rate-limit-redis.ts). */
+export interface RateLimitCounter {
+  hit(client: string): Promise<{ count: number; resetMs: number }> | { count: number; resetMs: number };
+}
+
 export interface RateLimitOptions {
   perMinute: number;
   /** Requests this limiter must not count (chat: each caller pays their own provider). */
   skip?: (req: Request) => boolean;
-  /** Most client addresses tracked in one window; past it the oldest entry is forgotten. */
+  /** Where counts live; this process's memory (memoryCounter) by default. */
+  counter?: RateLimitCounter;
+  /** For the default counter: most client addresses tracked in one window; past it the oldest entry is forgotten. */
   maxClients?: number;
   now?: () => number;
 }
 
-const WINDOW_MS = 60_000;
+export const WINDOW_MS = 60_000;
 
 /**
- * A per-IP fixed-window limiter for the key-less endpoints. Windows are aligned to the clock minute,
- * so a new window simply drops every count: no timers, and memory stays under `maxClients` entries.
- * The client is `req.ip`, which honours TRUST_PROXY.
+ * A fixed window aligned to the clock minute, in this process: a new window simply drops every count,
+ * so there are no timers and memory stays under `maxClients` entries.
  */
-export function rateLimit(options: RateLimitOptions) {
+export function memoryCounter(options: { maxClients?: number; now?: () => number } = {}): RateLimitCounter {
   const now = options.now ?? Date.now;
   const maxClients = options.maxClients ?? 50_000;
   const counts = new Map<string, number>();
   let window = -1;
+  return {
+    hit(client) {
+      const t = now();
+      const current = Math.floor(t / WINDOW_MS);
+      if (current !== window) {
+        window = current;
+        counts.clear();
+      }
+      const count = (counts.get(client) ?? 0) + 1;
+      if (!counts.has(client) && counts.size >= maxClients) counts.delete(counts.keys().next().value!);
+      counts.set(client, count);
+      return { count, resetMs: (current + 1) * WINDOW_MS - t };
+    },
+  };
+}
 
+/**
+ * A per-IP limit for the key-less endpoints. The client is `req.ip`, which honours TRUST_PROXY. With
+ * RATE_LIMIT_REDIS_URL the counts are shared by every replica, so X-RateLimit-Limit is what a client
+ * gets in all; without it they are this process's own (docs/operators.md).
+ */
+export function rateLimit(options: RateLimitOptions) {
+  const counter = options.counter ?? memoryCounter({ ...(options.maxClients ? { maxClients: options.maxClients } : {}), ...(options.now ? { now: options.now } : {}) });
   return (req: Request, res: Response, next: NextFunction) => {
     if (options.skip?.(req)) return next();
-    const t = now();
-    const current = Math.floor(t / WINDOW_MS);
-    if (current !== window) {
-      window = current;
-      counts.clear();
-    }
     const ip = req.ip ?? req.socket.remoteAddress ?? "unknown";
-    const count = (counts.get(ip) ?? 0) + 1;
-    if (!counts.has(ip) && counts.size >= maxClients) counts.delete(counts.keys().next().value!);
-    counts.set(ip, count);
-    res.setHeader("X-RateLimit-Limit", String(options.perMinute));
-    res.setHeader("X-RateLimit-Remaining", String(Math.max(0, options.perMinute - count)));
-    if (count <= options.perMinute) return next();
-    const retryAfter = Math.max(1, Math.ceil(((current + 1) * WINDOW_MS - t) / 1000));
-    next(
-      new AppError({
-        status: 429,
-        type: "invalid_request_error",
-        code: "rate_limited",
-        message: `Too many requests from this address: the limit is ${options.perMinute} a minute. Retry in ${retryAfter} s.`,
-        headers: { "Retry-After": String(retryAfter) },
-      }),
-    );
+    const apply = ({ count, resetMs }: { count: number; resetMs: number }) => {
+      res.setHeader("X-RateLimit-Limit", String(options.perMinute));
+      res.setHeader("X-RateLimit-Remaining", String(Math.max(0, options.perMinute - count)));
+      if (count <= options.perMinute) return next();
+      const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
+      next(
+        new AppError({
+          status: 429,
+          type: "invalid_request_error",
+          code: "rate_limited",
+          message: `Too many requests from this address: the limit is ${options.perMinute} a minute. Retry in ${retryAfter} s.`,
+          headers: { "Retry-After": String(retryAfter) },
+        }),
+      );
+    };
+    const out = counter.hit(ip);
+    if (out instanceof Promise) out.then(apply, next);
+    else apply(out);
   };
 }

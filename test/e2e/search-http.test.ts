@@ -168,20 +168,24 @@ describe("scripture search over HTTP on a real embedded Chroma", () => {
     expect(res.headers.get("allow")).toContain("POST");
   });
 
-  it("when Chroma dies, then search and /readyz answer 503, and both recover when it is back", async () => {
-    expect((await fetch(`${srv.url}/readyz`)).status).toBe(200);
+  it("when Chroma dies, then search answers 503 and /readyz's body says search is down, and search recovers when it is back", async () => {
+    const searchState = async () => {
+      const res = await fetch(`${srv.url}/readyz`);
+      return { status: res.status, search: ((await res.json()) as { search: { ready: boolean; chroma: string } }).search };
+    };
+    expect(await searchState()).toMatchObject({ search: { ready: true } });
     const pid = svc.embedded()!.pid()!;
     process.kill(pid, "SIGKILL");
     await new Promise((r) => setTimeout(r, 100));
     const down = await get({ q: "forgiveness of sins" });
     expect(down.status).toBe(503);
     expect(down.body.error).toMatchObject({ type: "server_error", code: "search_unavailable" });
-    expect((await fetch(`${srv.url}/readyz`)).status).toBe(503);
+    expect(await searchState()).toMatchObject({ search: { ready: false, chroma: "down" } });
     // Direct passages need no vector store.
     expect((await get({ q: "John 3:16" })).status).toBe(200);
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && (await fetch(`${srv.url}/readyz`)).status !== 200) await new Promise((r) => setTimeout(r, 200));
-    expect((await fetch(`${srv.url}/readyz`)).status).toBe(200);
+    while (Date.now() < deadline && !(await searchState()).search.ready) await new Promise((r) => setTimeout(r, 200));
+    expect((await searchState()).search.ready).toBe(true);
     expect((await get({ q: "forgiveness of sins" })).status).toBe(200);
     expect(svc.embedded()!.pid()).not.toBe(pid);
   });

@@ -14,6 +14,12 @@ process.on("unhandledRejection", onRejection);
 afterAll(() => void process.off("unhandledRejection", onRejection));
 
 const status = async (url: string) => (await fetch(url)).status;
+/** /readyz's body says search's own state; the status stays 200 while the replica can answer chat. */
+const readyz = async (base: string) => {
+  const res = await fetch(`${base}/readyz`);
+  return { status: res.status, search: ((await res.json()) as { search: { ready: boolean; state: string; chroma: string } }).search };
+};
+const searchReady = async (base: string) => (await readyz(base)).search.ready;
 async function until(what: string, cond: () => Promise<boolean>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -67,12 +73,12 @@ describe("when Chroma is down at start-up", () => {
   let s: RunningService;
   afterAll(() => s?.close());
 
-  it("then /readyz is 503, search is 503 search_unavailable, chat still answers from the local corpus, /healthz is 200", async () => {
+  it("then /readyz is 200 (chat answers) with search not ready in its body, search is 503 search_unavailable, chat still answers from the local corpus", async () => {
     const port = await freePort();
     s = await startService({ chroma: { url: `http://127.0.0.1:${port}` }, waitReady: false });
     expect(await status(`${s.url}/healthz`)).toBe(200);
-    const ready = await fetch(`${s.url}/readyz`);
-    expect(ready.status).toBe(503);
+    await until("search waiting for Chroma", async () => (await readyz(s.url)).search.state === "waiting for Chroma", 10_000);
+    expect(await readyz(s.url)).toMatchObject({ status: 200, search: { ready: false, state: "waiting for Chroma" } });
     const search = await fetch(`${s.url}/v1/scripture/search?q=patience`);
     expect(search.status).toBe(503);
     expect(await search.json()).toMatchObject({ error: { code: "search_unavailable", type: "server_error" } });
@@ -86,7 +92,7 @@ describe("when the embedded Chroma is killed mid-run", () => {
   let s: RunningService;
   afterAll(() => s?.close());
 
-  it("then readiness turns 503, chat keeps answering, and after the automatic restart search and /readyz are back", async () => {
+  it("then search turns not ready while /readyz stays 200, chat keeps answering, and after the automatic restart search is back", async () => {
     s = await startService({ chroma: "embedded" });
     expect(await status(`${s.url}/readyz`)).toBe(200);
     expect(await status(`${s.url}/v1/scripture/search?q=patience`)).toBe(200);
@@ -97,7 +103,8 @@ describe("when the embedded Chroma is killed mid-run", () => {
     // The launcher restarts Chroma within a second; holding its port keeps it down long enough to
     // observe the outage (each failed restart backs off), then releasing it lets the next restart win.
     const blocker = await holdPort(Number(new URL(embedded.url).port), pid);
-    await until("/readyz 503", async () => (await status(`${s.url}/readyz`)) === 503, 10_000);
+    await until("search not ready", async () => !(await searchReady(s.url)), 10_000);
+    expect(await readyz(s.url)).toMatchObject({ status: 200, search: { ready: false, chroma: "down" } });
     const down = await fetch(`${s.url}/v1/scripture/search?q=patience`);
     expect(down.status).toBe(503);
     expect(await down.json()).toMatchObject({ error: { code: "search_unavailable" } });
@@ -105,7 +112,7 @@ describe("when the embedded Chroma is killed mid-run", () => {
     await chatWithSearchDown(s, false);
     await new Promise<void>((r) => blocker.close(() => r()));
 
-    await until("/readyz 200 after the restart", async () => (await status(`${s.url}/readyz`)) === 200);
+    await until("search ready after the restart", () => searchReady(s.url));
     expect(embedded.pid()).not.toBe(pid);
     const back = await fetch(`${s.url}/v1/scripture/search?q=the%20Good%20Samaritan`);
     expect(back.status).toBe(200);
@@ -146,7 +153,7 @@ describe("when the embedded Chroma hangs (alive but not answering) mid-run", () 
       process.kill(frozen, "SIGCONT");
       frozen = undefined;
     }
-    await until("/readyz 200 after SIGCONT", async () => (await status(`${s.url}/readyz`)) === 200);
+    await until("search ready after SIGCONT", () => searchReady(s.url));
     expect(await status(`${s.url}/v1/scripture/search?q=the%20Good%20Samaritan`)).toBe(200);
     expect(rejections).toEqual([]);
   }, 90_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
-import { createMetrics, type Metrics } from "../../src/metrics.js";
+import { createMetrics, type Metrics, type SearchStateSource } from "../../src/metrics.js";
 import { listen, type Listening } from "../helpers/listen.js";
 
 function appWith(metrics: Metrics) {
@@ -101,6 +101,26 @@ describe("GET /metrics", () => {
     expect(text).toContain('provider_requests_total{provider="other",purpose="agent",outcome="ok"} 1');
     expect(text).toContain('preflight_outcomes_total{category="other"} 1');
     expect(text).toContain('http_requests_total{method="other",route="other",status="other"} 1');
+  });
+
+  it("when search reports its state, then the gauges follow it at each scrape and only name characters reach the index labels", async () => {
+    const m = createMetrics({ defaultMetrics: false });
+    let status: SearchStateSource = { ready: false, chroma: "unknown" };
+    m.watchSearch(() => status);
+    let text = await m.registry.metrics();
+    expect(text).toMatch(/^scripture_search_ready 0$/m);
+    expect(text).toMatch(/^chroma_up 0$/m);
+    expect(text).not.toMatch(/^scripture_index_info\{/m);
+    status = { ready: true, chroma: "up", index: "scripture-0a1b2c3d-lsa-128-0123456789abcdef", index_version: 2, embedder: "lsa-128-0123456789abcdef" };
+    text = await m.registry.metrics();
+    expect(text).toMatch(/^scripture_search_ready 1$/m);
+    expect(text).toMatch(/^chroma_up 1$/m);
+    expect(text).toContain('scripture_index_info{collection="scripture-0a1b2c3d-lsa-128-0123456789abcdef",index_version="2",embedder="lsa-128-0123456789abcdef"} 1');
+    status = { ready: false, chroma: "down", index: 'x"} sk-leak', index_version: 3, embedder: "ok" };
+    text = await m.registry.metrics();
+    expect(text).not.toContain("leak");
+    expect(text).toContain('scripture_index_info{collection="other",index_version="3",embedder="ok"} 1');
+    expect(text.match(/^scripture_index_info\{/gm)).toHaveLength(1);
   });
 
   it("when several apps live in one process, then each has its own registry and process metrics", async () => {

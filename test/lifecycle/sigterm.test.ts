@@ -58,7 +58,8 @@ async function startMain(env: Record<string, string>): Promise<Running> {
     });
   });
   const deadline = Date.now() + 60_000;
-  while ((await fetch(`${url}/readyz`)).status !== 200) {
+  // /readyz answers 200 as soon as chat can; its body says when search (and its Chroma) is up.
+  while (!(await searchReady(url))) {
     if (Date.now() > deadline) throw new Error("main never became ready");
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -205,3 +206,8 @@ describe("when the service gets SIGTERM with streams in flight", () => {
     expect(await stopped(svc.chromaPid)).toBe(true);
   }, 120_000);
 });
+
+async function searchReady(url: string): Promise<boolean> {
+  const res = await fetch(`${url}/readyz`).catch(() => undefined);
+  return res?.status === 200 && ((await res.json()) as { search?: { ready?: boolean } }).search?.ready === true;
+}

@@ -99,7 +99,8 @@ async function start(command: string[], options: { detached?: boolean } = {}): P
     });
   });
   const deadline = Date.now() + 60_000;
-  while ((await fetch(`${url}/readyz`)).status !== 200) {
+  // /readyz answers 200 as soon as chat can; its body says when search (and its Chroma) is up.
+  while (!(await searchReady(url))) {
     if (Date.now() > deadline) throw new Error("never became ready");
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -153,3 +154,8 @@ describe("when what was started is stopped", () => {
     expect(await allStopped([s.service, s.chroma], 15_000)).toEqual([]);
   }, 120_000);
 });
+
+async function searchReady(url: string): Promise<boolean> {
+  const res = await fetch(`${url}/readyz`).catch(() => undefined);
+  return res?.status === 200 && ((await res.json()) as { search?: { ready?: boolean } }).search?.ready === true;
+}

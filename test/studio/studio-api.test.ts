@@ -25,8 +25,8 @@ beforeAll(async () => {
     DATA_DIR: dataDir ?? ownDir!,
     ...(chromaUrl ? { CHROMA_URL: chromaUrl } : {}),
     LOG_LEVEL: "warn",
-    // A developer's own .env or shell must not lend the keyless run a key.
-    STUDIO_API_KEY: "",
+    // On a LangGraph server the key comes from the server's environment, never from a run's context.
+    STUDIO_API_KEY: KEY,
   });
 }, 120_000);
 afterAll(async () => {
@@ -50,11 +50,11 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
     expect(list.map((a) => a.graph_id)).toContain("chat");
   });
 
-  it("when a run carries the key and options in its context, then the graph searches, answers with links and the key reaches the provider", async () => {
+  it("when a run carries options in its context and the key is in the server's environment, then the graph searches, answers with links and the key reaches the provider", async () => {
     const { body } = await api("/runs/wait", {
       assistant_id: "chat",
       input: { messages: [{ role: "user", content: QUESTION }] },
-      context: { apiKey: KEY, model: "gpt-4o-mini", theology: "reformed", profile: "mature_believer", maxWords: 120 },
+      context: { model: "gpt-4o-mini", theology: "reformed", profile: "mature_believer", maxWords: 120 },
     });
     const state = body as { content?: string; finishReason?: string; category?: string; messages?: unknown[] };
     expect(state.category).toBe("biblical_question");
@@ -70,19 +70,26 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
     // The prefetched turn's first call is a semantic search of the question: its result came from the real index.
     const tool = provider.chatRequests.at(-1)!.body.messages.find((m) => m.role === "tool")!;
     expect(messageText(tool)).toMatch(/John 3/);
-    // The key lives in the context, never in the state Studio shows and checkpoints.
+    // The key lives in the server's environment, never in the state Studio shows and checkpoints.
     expect(JSON.stringify(body)).not.toContain(KEY);
   }, 180_000);
 
-  it("when the context carries no key, then the run ends in an error and nothing is sent upstream", async () => {
-    const { body } = (await api("/runs/wait", {
+  it("when a run's context carries a key, then the run is refused saying the key goes in the server's environment, nothing is sent upstream, and the server's stored runs hold no key", async () => {
+    const contextKey = "sk-studio-context-4e1f0a";
+    const thread = (await api("/threads", {})).body as { thread_id: string };
+    const { body } = (await api(`/threads/${thread.thread_id}/runs/wait`, {
       assistant_id: "chat",
       input: { messages: [{ role: "user", content: QUESTION }] },
-      context: { model: "gpt-4o-mini" },
+      context: { apiKey: contextKey, model: "gpt-4o-mini" },
     })) as { body: { __error__?: { message?: string } } };
-    // The contract's one key rule, in the same words the HTTP adapter uses.
-    expect(body.__error__?.message).toContain("You didn't provide an API key.");
+    expect(body.__error__?.message).toContain("On a LangGraph server the provider key does not go in a run's context");
+    expect(body.__error__?.message).toContain("STUDIO_API_KEY");
     expect(provider.chatRequests).toHaveLength(0);
+    const runs = await studio.call(`/threads/${thread.thread_id}/runs`);
+    expect(runs.status).toBe(200);
+    const stored = await runs.text();
+    expect(stored).toContain(thread.thread_id);
+    expect(stored).not.toContain(contextKey);
   });
 
   it("when the provider refuses the key, then the run reports the mapped error rather than an answer", async () => {
@@ -91,7 +98,7 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
     const { body } = (await api("/runs/wait", {
       assistant_id: "chat",
       input: { messages: [{ role: "user", content: QUESTION }] },
-      context: { apiKey: KEY },
+      context: {},
     }, () => (provider.reset(), refuse()))) as { body: { __error__?: { message?: string } } };
     expect(body.__error__?.message).toMatch(/The default model provider rejected the API key \(HTTP 401\)/);
     expect(body.__error__?.message).not.toContain("127.0.0.1");

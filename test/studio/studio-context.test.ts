@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveContext } from "../../graphs/chat/configuration.js";
+import { refuseContextKey, resolveContext } from "../../graphs/chat/configuration.js";
 import { studioRuntime } from "../../graphs/chat/studio.js";
 import { loadConfig } from "../../src/config.js";
 
@@ -16,9 +16,17 @@ describe("Studio run context", () => {
     expect(resolveContext({ context: { model: "gpt-4o" } }, deps)).toMatchObject({ apiKey: "sk-from-dotenv-1", model: "gpt-4o" });
   });
 
-  it("when the run's context carries a key, then it wins over STUDIO_API_KEY", () => {
+  it("when a LangGraph server's run carries a key in its context, then it is refused with where the key goes, and removed from the context", () => {
     process.env.STUDIO_API_KEY = "sk-from-dotenv-2";
-    expect(resolveContext({ context: { apiKey: "sk-from-context" } }, studioRuntime().deps).apiKey).toBe("sk-from-context");
+    const context: Record<string, unknown> = { apiKey: "sk-from-context", model: "gpt-4o" };
+    expect(() => refuseContextKey({ context }, studioRuntime().deps)).toThrow(/does not go in a run's context.*STUDIO_API_KEY in the server's environment/);
+    expect(context).toEqual({ model: "gpt-4o" });
+  });
+
+  it("when the HTTP service (not a LangGraph server) runs the graph, then the key travels in the context as before", () => {
+    const context = { apiKey: "sk-from-caller" };
+    expect(() => refuseContextKey({ context }, { keyFromEnvironment: undefined })).not.toThrow();
+    expect(context.apiKey).toBe("sk-from-caller");
   });
 
   it("when neither is set, then the key is empty and options take the service defaults", () => {

@@ -1,5 +1,5 @@
 import { checkContext, checkTurns } from "../contract.js";
-import { resolveContext, type ChatRunConfig } from "../configuration.js";
+import { refuseContextKey, resolveContext, type ChatRunConfig } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 
@@ -10,6 +10,7 @@ import type { ChatStateUpdate, ChatStateValue } from "../state.js";
  */
 export function createValidateInput(deps: ChatDeps) {
   return async function validateInput(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
+    refuseContextKey(config, deps);
     const ctx = resolveContext(config, deps);
     checkContext(ctx, deps.catalog);
     checkTurns(state.messages.map((m) => ({ role: m.getType() === "human" ? "user" : "assistant" })));

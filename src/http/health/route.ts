@@ -2,9 +2,12 @@ import { Router } from "express";
 import { route } from "../routes.js";
 
 export interface Readiness {
-  /** True once scripture search can answer (index present and the vector store reachable). */
+  /**
+   * True while this replica can answer chat. Search is not part of it: chat degrades without search,
+   * so a Chroma outage behind a balancer gated on /readyz must not take every replica out.
+   */
   ready(): boolean;
-  /** A short reason for /readyz when not ready. */
+  /** The rest of /readyz's body: search's own state (ready, Chroma up, the index in use). */
   detail(): Record<string, unknown>;
 }
 

@@ -246,11 +246,11 @@ export function buildOpenApiDocument(version = "0.1.0"): Json {
       "/readyz": {
         get: {
           operationId: "readyz",
-          summary: "Readiness: 200 once scripture search is ready.",
+          summary: "Readiness: 200 while this replica can answer chat (search's own state in the body).",
           tags: ["operations"],
           responses: {
             200: { description: "Ready.", content: json(ref("Readiness")) },
-            503: { description: "Not ready yet, draining, or the vector store is down.", content: json(ref("Readiness")) },
+            503: { description: "Shutting down (draining).", content: json(ref("Readiness")) },
           },
         },
       },

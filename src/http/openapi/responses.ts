@@ -179,6 +179,20 @@ export const SearchResponse = z.object({
 
 export const Health = z.object({ status: z.literal("ok") });
 export const Readiness = z
-  .object({ status: z.enum(["ready", "starting", "draining"]) })
+  .object({
+    status: z.enum(["ready", "starting", "draining"]),
+    search: z
+      .object({
+        ready: z.boolean(),
+        state: z.string().describe("starting, waiting for Chroma, indexing, ready, vector store down or failed"),
+        chroma: z.enum(["up", "down", "unknown"]),
+        index: z.string().optional().describe("The Chroma collection in use"),
+        index_version: z.number().int().optional(),
+        embedder: z.string().optional(),
+      })
+      .loose()
+      .optional()
+      .describe("Search's own state: chat answers without it, so it does not decide the status code."),
+  })
   .loose()
-  .describe("200 when scripture search is ready, else 503 with the reason (e.g. search: indexing).");
+  .describe("200 while this replica can answer chat, 503 while it shuts down; search's state in the body.");

@@ -59,7 +59,7 @@ Chat Completions or Responses format (stateless: send the whole conversation); y
 <a href="/v1/profiles">profiles</a>, <a href="/v1/models">models</a> <span>the listings, no key needed</span></li>
 <li><a href="/v1/scripture/search?q=love%20your%20enemies&amp;limit=3">Scripture search</a> <span>semantic search
 over chapters, no key needed</span></li>
-<li><a href="/readyz">Readiness</a> <span>200 once search is ready</span></li>
+<li><a href="/readyz">Readiness</a> <span>200 while chat answers; search's state inside</span></li>
 </ul>
 
 <h2>Ask a question</h2>

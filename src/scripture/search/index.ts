@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
+import { hostname } from "node:os";
+import { ClaimBoard, type HeldClaim } from "../../chroma/claim.js";
 import type { ChromaConnection } from "../../chroma/connection.js";
 import { lsaEmbedder, openAiEmbedder, type Embedder } from "./embedders.js";
 import { IndexFiles, type Manifest } from "./index-files.js";
 import { LsaModel, trainLsa } from "./lsa.js";
 import { PassageRanker } from "./ranker.js";
-import { PassageStore } from "./store.js";
+import { ClaimLostError, PassageStore } from "./store.js";
 import { CONCEPTS } from "./concepts.js";
 import { TITLES } from "./titles.js";
 import { tokenize } from "./tokenizer.js";
@@ -14,7 +16,9 @@ import { buildPassages, DEFAULT_WINDOWS } from "./windows.js";
 /** Bump when windows, tokens or vectors change meaning: the corpus hash then changes and re-indexes. */
 const INDEX_VERSION = 2;
 const LSA = { dim: 128, seed: 42 };
-const COLLECTION_PREFIX = "scripture-";
+/** Every index collection starts so (the prune command lists them by it). */
+export const COLLECTION_PREFIX = "scripture-";
+export { INDEX_VERSION };
 
 export type EmbedderConfig = { kind: "lsa" } | { kind: "openai"; baseURL: string; apiKey?: string; model: string };
 
@@ -32,8 +36,11 @@ export interface SearchIndex {
   positions: Map<string, number>;
   store: PassageStore;
   manifest: Manifest;
-  /** "warm" when the index was found valid and nothing was rebuilt. */
-  mode: "warm" | "reupload" | "ingest";
+  /**
+   * "warm": found valid, nothing rebuilt; "shared": the collection another replica built, its vectors
+   * read from Chroma; "reupload"/"ingest": this replica built it from vectors on disk / embedded now.
+   */
+  mode: "warm" | "shared" | "reupload" | "ingest";
 }
 
 /** The corpus side of the index: pure CPU, so it can run while Chroma boots in its own process. */
@@ -63,6 +70,10 @@ export interface IndexOptions {
   logger: IndexLogger;
   /** Rebuild even when the manifest says the index is valid. */
   force?: boolean;
+  /** The build claim's lease (DEFAULT_BUILD_LEASE_MS); tests shorten it. */
+  leaseMs?: number;
+  /** Names this replica in claims (host:pid by default). */
+  owner?: string;
 }
 
 function specOf(e: EmbedderConfig): string {
@@ -88,10 +99,34 @@ async function makeEmbedder(config: EmbedderConfig, tokens: readonly string[][],
   return lsaEmbedder(model);
 }
 
+/** How long a build claim lives without renewal before another replica takes the build over. */
+export const DEFAULT_BUILD_LEASE_MS = 60_000;
+const WAIT_POLL_MS = 1000;
+
+/** The collection's name says what it holds: the corpus hash (it folds in INDEX_VERSION) and the embedder's exact space. */
+export function collectionName(corpusHash: string, embedderId: string): string {
+  return `${COLLECTION_PREFIX}${corpusHash.slice(0, 8)}-${embedderId}`.slice(0, 200);
+}
+
+/** The vectors of every passage, in passage order: the one place the index's embedding work is done. */
+export async function embedPassages(embedder: Embedder, passages: readonly Passage[], log: IndexLogger): Promise<Float32Array> {
+  log.info({ passages: passages.length, embedder: embedder.id }, "search index: embedding passages");
+  const list = await embedder.embedDocuments(
+    passages.map((p) => p.text),
+    (done) => log.info({ done, of: passages.length }, "search index: embedded"),
+  );
+  const vectors = new Float32Array(passages.length * embedder.dim);
+  list.forEach((v, i) => vectors.set(v, i * embedder.dim));
+  return vectors;
+}
+
 /**
- * Makes the index present and valid, doing no more work than needed: warm (manifest, files and
- * collection all match: nothing rebuilt), reupload (vectors on disk, collection lost: re-add them), or
- * ingest (embed everything). The service's first start and `npm run ingest:index` both run this.
+ * Makes the index present and valid, doing no more work than needed, with any number of replicas on one
+ * Chroma: a collection marked complete is used as it is (warm, or "shared" when another replica built
+ * it and this one reads its vectors); otherwise exactly one replica claims the build (src/chroma/claim.ts)
+ * and writes it, from vectors on disk (reupload) or embedded now (ingest), while the others wait for
+ * the mark. Nothing here deletes a complete collection: old ones go by `npm run index:prune`.
+ * The service's first start and `npm run ingest:index` both run this.
  */
 export async function ensureIndex(options: IndexOptions): Promise<SearchIndex> {
   const log = options.logger;
@@ -103,28 +138,25 @@ export async function ensureIndex(options: IndexOptions): Promise<SearchIndex> {
   const priorValid = prior?.corpusHash === corpusHash && prior.embedderSpec === spec && prior.passages === passages.length;
 
   const embedder = await makeEmbedder(options.embedder, tokens, files, corpusHash, !priorValid, log);
-  const collection = `${COLLECTION_PREFIX}${corpusHash.slice(0, 8)}-${embedder.id}`.slice(0, 200);
+  const collection = collectionName(corpusHash, embedder.id);
   const vectorsFile = `${collection}.f32`;
-  const store = new PassageStore(options.conn, { name: collection, embedderId: embedder.id, corpusHash, dim: embedder.dim });
+  const store = new PassageStore(options.conn, { name: collection, embedderId: embedder.id, corpusHash, dim: embedder.dim, indexVersion: INDEX_VERSION });
   let vectors = priorValid && prior.embedderId === embedder.id ? files.readVectors(vectorsFile) : undefined;
   if (vectors && vectors.length !== passages.length * embedder.dim) vectors = undefined;
 
-  let mode: SearchIndex["mode"] = "warm";
+  const built = await acquireCollection(store, passages.length, options, async (claim) => {
+    const fresh = !vectors;
+    vectors ??= await embedPassages(embedder, passages, log);
+    if (fresh) files.writeVectors(vectorsFile, vectors);
+    log.info({ collection, passages: passages.length, claim: claim.generation }, "search index: writing vectors to Chroma");
+    await store.build(passages, vectors, claim, (done) => log.info({ done, of: passages.length }, "search index: stored"));
+    return fresh ? "ingest" : "reupload";
+  });
+  let mode: SearchIndex["mode"] = built ?? "warm";
   if (!vectors) {
-    mode = "ingest";
-    log.info({ passages: passages.length, embedder: embedder.id }, "search index: embedding passages");
-    const list = await embedder.embedDocuments(
-      passages.map((p) => p.text),
-      (done) => log.info({ done, of: passages.length }, "search index: embedded"),
-    );
-    vectors = new Float32Array(passages.length * embedder.dim);
-    list.forEach((v, i) => vectors!.set(v, i * embedder.dim));
+    mode = "shared";
+    vectors = await store.readVectors(passages);
     files.writeVectors(vectorsFile, vectors);
-  }
-  if (mode === "ingest" || !(await store.isComplete(passages.length))) {
-    if (mode === "warm") mode = "reupload";
-    log.info({ collection, passages: passages.length }, "search index: writing vectors to Chroma");
-    await store.rewrite(passages, vectors, embedder.dim, (done) => log.info({ done, of: passages.length }, "search index: stored"));
   }
   const manifest: Manifest =
     mode === "warm" && prior
@@ -140,12 +172,59 @@ export async function ensureIndex(options: IndexOptions): Promise<SearchIndex> {
           builtAt: new Date().toISOString(),
           ingestMs: Date.now() - started,
         };
-  if (mode !== "warm") {
-    files.writeManifest(manifest);
-    const dropped = await store.dropOthers(COLLECTION_PREFIX);
-    if (dropped.length > 0) log.info({ dropped }, "search index: dropped stale collections");
-  }
+  if (mode !== "warm" || !priorValid) files.writeManifest(manifest);
   log.info({ mode, ms: Date.now() - started, collection, passages: passages.length }, "search index ready");
   const positions = new Map(passages.map((p, i) => [p.id, i]));
   return { passages, ranker, embedder, vectors, positions, store, manifest, mode };
+}
+
+/**
+ * Makes a loaded index's collection present again after it went missing (an operator removed it, or a
+ * Chroma came back empty): the same claim as a first build, from the vectors already in memory.
+ */
+export async function restoreCollection(index: SearchIndex, options: Pick<IndexOptions, "conn" | "logger" | "leaseMs" | "owner">): Promise<void> {
+  await acquireCollection(index.store, index.passages.length, options, async (claim) => {
+    options.logger.info({ collection: index.store.info.name, claim: claim.generation }, "search index: writing vectors to Chroma again");
+    await index.store.build(index.passages, index.vectors, claim);
+  });
+}
+
+/**
+ * Waits until the collection is complete, building it when this replica wins the claim. Returns what
+ * the build did, or undefined when a complete collection was found (built earlier or by another replica).
+ */
+export async function acquireCollection<T>(
+  store: PassageStore,
+  expected: number,
+  options: Pick<IndexOptions, "conn" | "logger" | "leaseMs" | "owner">,
+  build: (claim: HeldClaim) => Promise<T>,
+): Promise<T | undefined> {
+  const log = options.logger;
+  const board = new ClaimBoard(options.conn.client, store.info.name, {
+    owner: options.owner ?? `${hostname()}:${process.pid}`,
+    leaseMs: options.leaseMs ?? DEFAULT_BUILD_LEASE_MS,
+  });
+  let waitingOn: string | undefined;
+  for (;;) {
+    if (await store.isComplete(expected)) return undefined;
+    const claim = await board.tryClaim();
+    if (claim) {
+      try {
+        const result = await build(claim);
+        // Claims of a finished build mean nothing; left behind they would slow Chroma's start.
+        await board.clear();
+        return result;
+      } catch (err) {
+        if (!(err instanceof ClaimLostError)) throw err;
+        log.info({ collection: store.info.name }, "search index: another replica took the build over; waiting for it");
+      } finally {
+        claim.stop();
+      }
+      continue;
+    }
+    const holder = (await board.current())?.owner;
+    if (holder && holder !== waitingOn) log.info({ collection: store.info.name, builder: holder }, "search index: another replica is building it; waiting");
+    waitingOn = holder;
+    await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
+  }
 }
