@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -22,5 +22,13 @@ describe("help lines from sources", () => {
     expect(digits(controls).length).toBeGreaterThan(0);
     const known = numbers(controls).map(digits);
     expect(known, `${n} has no source`).toContain(digits(n));
+  });
+
+  const canned = new URL("../../prompts/canned/", import.meta.url);
+  const crisisNumbers = readdirSync(canned)
+    .filter((f) => f.startsWith("crisis."))
+    .flatMap((f) => numbers(readFileSync(new URL(f, canned), "utf8").replace(/^---[\s\S]*?---\n+> Controls:.*\n/, "")).map((n) => [f, n] as const));
+  it.each(crisisNumbers)("when the crisis reply %s gives %j first, then it is a number the sourced list has", (_file, n) => {
+    expect(numbers(list).map(digits)).toContain(digits(n));
   });
 });
