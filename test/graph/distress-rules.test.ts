@@ -42,6 +42,7 @@ const kinds: [string, string[]][] = [
   ],
   ["a command voice", ["the voices tell me to hurt myself", "i think demons are inside me and i need to cut them out", "las voces me dicen que me mate", "as vozes mandam eu pular", "les voix me disent de sauter", "die Stimmen sagen mir, ich soll springen"]],
   ["I can't go on", ["i can't do this anymore", "ya no aguanto más", "não aguento mais", "j'en peux plus", "ich kann nicht mehr"]],
+  ["wanting out", ["i cant stop thinking about ending it", "i'm done living", "i want to sleep forever", "i'm not safe", "nadie me quiere, mejor me muero", "keiner würde mich vermissen"]],
   ["one-word cries in their own language", ["ayudaaa", "socorroo", "ajudaaa", "à l'aide", "au secours", "hilfeee", "help me pls"]],
   ["postpartum, bullying, relapse, abuse of the old, trafficking, threats", [
     "since the birth i think my baby would be better off without me", "they bully me every day and i hate myself", "i relapsed again after a year clean",
@@ -111,6 +112,9 @@ describe("false alarms stay quiet", () => {
     "How many times should I forgive my brother?",
     "No puedo seguir a Cristo sin la cruz?",
     "What was Paul's farewell to the Ephesian elders?",
+    "Life is meaningless, says Ecclesiastes. What did he mean?",
+    "Is life meaningless without God?",
+    "Peter was about to jump into the water",
   ])("when the message is %j, then it does not read as distress", (text) => {
     expect(isDistress(text)).toBe(false);
     expect(needsCare([text])).toBe(false);

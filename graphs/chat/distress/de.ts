@@ -28,7 +28,7 @@ export const DE: LanguageRules = {
     last: [
       "(?:ich bin|bin) (?:nur |bloss )?(?:eine )?(?:last|belastung) fur",
       "ohne mich (?:besser dran|besser|glucklicher)",
-      "niemand (?:wurde|wird|wuerde) mich vermissen",
+      "(?:niemand|keiner|keine) (?:wurde|wird|wuerde) mich vermissen",
     ],
     vorbereitung: [
       "(?:meine sachen|alles|meine \\w+) verschenkt",

@@ -36,6 +36,13 @@ export const EN: LanguageRules = {
       "end me",
       "(?:end|ending|ended|take|taking|took|takes) my (?:own )?life",
       "end(?:ing)? it all",
+      "(?:thinking (?:about|of)|thought (?:about|of)|considering|to|ready to|going to|about to) end(?:ing)? it(?! (?:with|by|in|on|at|for|the|there))",
+      "(?:want|wanna|need) out of (?:this life|life|here)",
+      "(?:life is|my life is|living is) (?:meaningless|pointless|worthless|not worth (?:it|living))(?! (?:without (?:god|christ|jesus)|apart from))",
+      "(?:wish|wished) i (?:wasnt|werent|was not|were not) (?:alive|here)",
+      "(?:want|wanna|wish i could|just want) (?:to )?sleep forever",
+      "(?:im|i am) (?:going to|gonna|about to|ready to) jump(?: tonight| now| today| off)?(?! (?:in|into|at|on|for|up))",
+      "(?:theres|there is) no point (?:anymore|any more|in anything|in trying|in living|to anything|to living)",
       "(?:want to|going to|will|might|thinking (?:about|of)|think about|plan to|planning to|ready to|decided to|about to|gonna) end (?:it|everything|my life|things|this)",
       // "I want to die", not "I want to die to self" (Romans 6, Galatians 2:20).
       "(?:want|wanted|wanting|wish|wishing|ready|going|deserve|just want|need) (?:to |too |2 )?die(?! (?:to|unto|with|for|in) (?:self|my ?self|sin|the (?:flesh|world|old|lord)|my (?:flesh|old|sin|ego|pride|will)|our ?selves|ourselves|christ|jesus|him))",
@@ -67,6 +74,8 @@ export const EN: LanguageRules = {
     notGoingOn: [
       "(?:cant|cannot|can not|couldnt) (?:go on|take (?:it|this|any ?more)|do this any ?more|do it any ?more|keep going|live like this|handle (?:it|this|life) any ?more|breathe any ?more|cope any ?more|carry on)",
       "(?:im|i am) (?:so )?done with (?:it all|everything|life|living|all of it|this life|being alive)",
+      "(?:im|i am) (?:so )?done (?:living|being alive|existing)",
+      "(?:tired|sick) of (?:fighting|being here|being me|waking up)",
       "(?:dont|cant|do not) see (?:a|any) way out",
       "no way out (?:for me|anymore|of this)",
       "(?:im|i am|feel like im) drowning",
@@ -226,7 +235,10 @@ export const EN: LanguageRules = {
     "end (?:your|ones|one s|a persons) (?:own )?life",
     "(?:take|taking) (?:your|ones) own life",
   ],
-  help: ["(?:please |someone |somebody )?(?:help|help me|i need help|need help|please help me|sos|save me|help me please|hlp me|hlp|halp|helpp)(?: please| pls| plz| now| me)?"],
+  help: [
+    "(?:please |someone |somebody )?(?:help|help me|i need help|need help|please help me|sos|save me|help me please|hlp me|hlp|halp|helpp)(?: please| pls| plz| now| me)?(?: i dont know what to do)?",
+    "(?:im|i am|i m) not safe(?: anymore| right now| here| tonight)?",
+  ],
   cryWords:
     "rape raped raping abuse abused abusive molested molestation assaulted assault incest trafficked grooming groomed " +
     "grief grieving bereaved bereavement mourning widowed widow depressed depression hopeless hopelessness helpless worthless " +

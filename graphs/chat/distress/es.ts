@@ -21,6 +21,7 @@ export const ES: LanguageRules = {
       "no tengo (?:razones|motivos|ganas|razon) (?:para|de) (?:vivir|seguir)",
       "(?:dormir|dormirme) y no (?:despertar|volver a despertar)",
       "mejor (?:muert[oa]|sin mi)",
+      "mejor me (?:muero|mato|muera)",
       "(?:estar|ser)(?:ian|an|ia|a) mejor sin mi",
       "(?:mi|este es mi) ultimo mensaje",
       "(?:adios|me despido) (?:a todos|de todos|para siempre|mundo|de todo el mundo)",

@@ -65,12 +65,13 @@ const SPIRITUAL_DEATH = new RegExp(
  * Scripture's people who took their life, asked to die or were killed in the stories people ask about
  * (Judges 9:54 and 16:30, 1 Samuel 31:4-5, 2 Samuel 17:23, 1 Kings 16:18 and 19:4, Jonah 4:3, Job 3,
  * Numbers 11:15, Jeremiah 20:14-18, Matthew 27:5, Acts 16:27, Philippians 1:21-23, 2 Maccabees 14:41-46,
- * and Christ's own death), in the five languages' spellings.
+ * Ecclesiastes 1-2 on life's vanity, and Christ's own death), in the five languages' spellings.
  */
 const SCRIPTURE_PEOPLE =
   "judas|iscariot\\w*|saul|saulo|saulus|samson|sanson|sansao|simson|ahithophel|ahitofel|achitophel|ahitophel|zimri|zambri|abimelech|abimelec|abimeleque|razis|" +
   "elijah|elias|elie|elia|jonah|jonas|jona|job|hiob|moses|moises|moise|mose|jeremiah|jeremias|jeremie|jeremia|paul|pablo|paulo|paulus|" +
-  "jailer|carcelero|carcereiro|geolier|kerkermeister|armor ?bearer|escudero|philistines|filisteos|filisteus|philistins|philister|jezebel|jezabel|isebel|goliath|goliat|golias";
+  "jailer|carcelero|carcereiro|geolier|kerkermeister|armor ?bearer|escudero|philistines|filisteos|filisteus|philistins|philister|jezebel|jezabel|isebel|goliath|goliat|golias|" +
+  "ecclesiastes|eclesiastes|qoheleth|solomon|salomon|salomao|salomo";
 
 /**
  * Where a mention of suicide is the subject of a question, not a disclosure: scripture's people, the
