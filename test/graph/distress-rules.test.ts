@@ -43,6 +43,10 @@ const kinds: [string, string[]][] = [
   ["a command voice", ["the voices tell me to hurt myself", "i think demons are inside me and i need to cut them out", "las voces me dicen que me mate", "as vozes mandam eu pular", "les voix me disent de sauter", "die Stimmen sagen mir, ich soll springen"]],
   ["I can't go on", ["i can't do this anymore", "ya no aguanto más", "não aguento mais", "j'en peux plus", "ich kann nicht mehr"]],
   ["wanting out", ["i cant stop thinking about ending it", "i'm done living", "i want to sleep forever", "i'm not safe", "nadie me quiere, mejor me muero", "keiner würde mich vermissen"]],
+  [
+    "in their own words, in pt, fr and de",
+    ["me voy a tirar del puente", "não tenho mais motivo pra viver", "mon beau-père me touche", "je me sens vide et seule", "j'ai plus envie de vivre", "ich fühle mich leer", "ich habe keine kraft mehr", "ich denke daran mich umzubringen", "ich will einfach nur sterben"],
+  ],
   ["one-word cries in their own language", ["ayudaaa", "socorroo", "ajudaaa", "à l'aide", "au secours", "hilfeee", "help me pls"]],
   ["postpartum, bullying, relapse, abuse of the old, trafficking, threats", [
     "since the birth i think my baby would be better off without me", "they bully me every day and i hate myself", "i relapsed again after a year clean",
@@ -115,6 +119,8 @@ describe("false alarms stay quiet", () => {
     "Life is meaningless, says Ecclesiastes. What did he mean?",
     "Is life meaningless without God?",
     "Peter was about to jump into the water",
+    "Mon Dieu me touche par sa grâce",
+    "Ce psaume me touche beaucoup",
   ])("when the message is %j, then it does not read as distress", (text) => {
     expect(isDistress(text)).toBe(false);
     expect(needsCare([text])).toBe(false);

@@ -6,7 +6,9 @@ export const DE: LanguageRules = {
   lang: "de",
   kinds: {
     gedanken: [
-      "mich umbringen",
+      "mich (?:umbringen|umzubringen|zu toten)",
+      "mir das leben (?:nehmen|zu nehmen)",
+      "(?:will|mochte|moechte) (?:einfach |nur |doch |halt |eigentlich )+(?:sterben|tot sein|nicht mehr leben)",
       "(?:will|mochte|moechte|werde|wurde gern|wurde gerne) (?:nicht mehr leben|sterben|mich umbringen|mich toten|verschwinden|tot sein)",
       "nicht mehr leben",
       "lebensmude",
@@ -23,6 +25,7 @@ export const DE: LanguageRules = {
       "(?:halte|ertrage) (?:das|es|dies)(?: alles)? nicht mehr aus",
       "(?:sehe )?keinen ausweg(?: mehr)?",
       "ich kann nicht weiter",
+      "keine kraft mehr",
       "(?:mude|satt) (?:vom|des) leben",
     ],
     last: [
@@ -77,7 +80,7 @@ export const DE: LanguageRules = {
       "(?:haben|hat|nahmen|nahm) (?:mir )?(?:meinen pass|meine papiere|meinen ausweis)(?: \\w+)?(?: genommen| weggenommen| abgenommen)?",
       "zwingen mich (?:zu arbeiten|zur arbeit|zur prostitution|zu)",
     ],
-    gefuhle: ["ich bin (?:so |sehr |total )*(?:deprimiert|verzweifelt|hoffnungslos|am ende)"],
+    gefuhle: ["ich bin (?:so |sehr |total )*(?:deprimiert|verzweifelt|hoffnungslos|am ende)", "ich fuhle mich (?:so |sehr |total |einfach )*(?:leer|wertlos|hoffnungslos|allein gelassen)"],
     trauer: ["(?:mein|meine|unser|unsere) (?:sohn|tochter|baby|mann|frau|vater|mutter|bruder|schwester|freund|freundin) (?:ist gestorben|ist tot|hat sich (?:umgebracht|das leben genommen))"],
   },
   mentions: ["hausliche gewalt", "selbstmord\\w*", "suizid\\w*", "abschiedsbrie\\w*", "(?:hat sich|sich) (?:erhangt|umgebracht|das leben genommen)"],

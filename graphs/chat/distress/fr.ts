@@ -51,7 +51,8 @@ export const FR: LanguageRules = {
     ],
     automutilation: ["je me (?:scarifie|coupe|mutile|brule|fais du mal)", "scarif\\w*", "automutil\\w*"],
     abus: [
-      "(?:il|elle|on|mon \\w+|ma \\w+) me (?:frappe|bat|viole|force|menace|etrangle|tape|enferme)",
+      "(?:il|elle|on|(?:mon|ma) (?!dieu|seigneur|jesus|christ)(?:\\w+ )?\\w+) me (?:frappe|bat|viole|force|menace|etrangle|tape|enferme|tripote)",
+      "(?:mon|ma) (?!dieu|seigneur|jesus|christ)(?:\\w+ )?\\w+ me touche(?:$| la nuit| quand| partout| sans| encore| en bas)",
       "(?:il|elle|on) me touche (?:la nuit|sans|quand|partout|encore|la ou)",
       "(?:il|elle|on) ma (?:viole\\w*|agresse\\w*|frappe\\w*|battu\\w*|force\\w*|drogue\\w*)",
       "jai ete (?:violee?|abusee?|agressee?|battue?|frappee?|droguee?)(?: sexuellement)?",
@@ -80,7 +81,11 @@ export const FR: LanguageRules = {
       "(?:ils|elles|il|elle|on) (?:ont pris|a pris|garde|gardent|ma pris|mont pris) (?:mon passeport|mes papiers)",
       "(?:me|nous) (?:forcent|force|obligent|oblige) a (?:travailler|me prostituer|coucher)",
     ],
-    sentiments: ["(?:je suis|je me sens) (?:tellement |si |tres )*(?:deprime\\w*|desespere\\w*|sans espoir)"],
+    sentiments: [
+      "(?:je suis|je me sens) (?:tellement |si |tres )*(?:deprime\\w*|desespere\\w*|sans espoir|vide|inutile|de trop)",
+      "(?:nai|jai) plus (?:envie|le gout) de vivre",
+      "personne ne (?:maime|sinteresse a moi|se soucie de moi)",
+    ],
     deuil: [
       "jai fait une fausse couche",
       "(?:mon|ma|notre) (?:fils|fille|bebe|mari|femme|pere|mere|frere|soeur|ami|amie) (?:est mort|est morte|est decede|sest suicide|sest tue|sest donne la mort)",

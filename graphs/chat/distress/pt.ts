@@ -10,6 +10,7 @@ export const PT: LanguageRules = {
       "tirar (?:a )?minha (?:propria )?vida",
       "(?:quero|vou|queria|preciso) (?:morrer|sumir|desaparecer|deixar de existir)",
       "(?:nao|ja nao) quero (?:mais )?(?:viver|existir|acordar|estar aqui)",
+      "(?:nao tenho|sem) (?:mais )?(?:nenhum )?(?:motivo|motivos|razao|razoes) (?:para|de) viver",
       "(?:dormir|deitar) e (?:nao|nunca mais) acordar",
       "(?:acabar|terminar) com (?:tudo|a minha vida|minha vida|isso)",
       "(?:meu|minha|esta e minha|essa e minha) ultima mensagem",
