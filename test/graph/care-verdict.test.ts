@@ -101,6 +101,20 @@ describe("the classifier's care verdict", () => {
     },
   );
 
+  it("when the care comes from the classifier alone, then the word limiter still keeps the help line in the first two sentences", async () => {
+    const LONG =
+      "I am so sorry you are carrying this tonight, and I am really glad you wrote to me about it. " +
+      "Please call or text 988 right now, or your local emergency number, so that someone can be with you. " +
+      "Psalm 34:18 says the Lord is close to the broken-hearted and saves those who are crushed in spirit.";
+    for (const [care, kept] of [["distress", true], ["none", false]] as const) {
+      sequential.provider.reset();
+      sequential.provider.on(match.structured(), reply.json({ category: "biblical_question", care }));
+      sequential.provider.on(match.agent(), reply.text(LONG));
+      const out = await sequential.run(UNREAD, { maxWords: 12 });
+      expect(out.content.includes("988"), out.content).toBe(kept);
+    }
+  });
+
   it("when an older classifier answers only a category, then it is read with no care verdict from the model", async () => {
     script(sequential, { category: "biblical_question" });
     const out = await sequential.run(UNREAD);
