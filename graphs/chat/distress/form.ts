@@ -46,8 +46,3 @@ export function distressForm(text: string): string {
     .map((w) => (Object.hasOwn(TEXT_SPEAK, w) ? TEXT_SPEAK[w]! : w))
     .join(" ");
 }
-
-/** A word with every repeated letter once ("socorroo" and "socorro" -> "socoro"): how a one-word cry is compared. */
-export function squeezed(word: string): string {
-  return word.replace(/(\p{L})\1+/gu, "$1");
-}

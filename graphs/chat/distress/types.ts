@@ -15,7 +15,7 @@ export interface LanguageRules {
    * unless the message asks about scripture's people or about ministry (rules.ts ABOUT_OTHERS).
    */
   mentions: readonly string[];
-  /** A whole message that is a cry for help ("ayuda", "hilfe bitte"), after squeezing repeated letters. */
+  /** A whole message that is a cry for help ("ayuda", "hilfe bitte"), read with a doubled last vowel once ("ayudaa"). */
   help: readonly string[];
   /** Words that are themselves a cry when the message is little else ("raped", "duelo", "einsam"). */
   cryWords: string;
