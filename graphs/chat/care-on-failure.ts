@@ -3,7 +3,7 @@ import { detectLanguage } from "../../src/prompts/language.js";
 import type { ChatOutcome, ChatRequestContext, ChatTurn, RunChatOptions } from "./contract.js";
 import type { ChatDeps } from "./deps.js";
 import { ChatError } from "./errors.js";
-import { distressLanguage, isDistress, needsCare } from "./preflight-rules.js";
+import { distressLanguage, isDistress, needsCare, type DistressLanguage } from "./preflight-rules.js";
 import { cannedVars } from "./prompts.js";
 import { resolveContext, type ChatRunConfig } from "./configuration.js";
 import { NO_USAGE } from "./usage.js";
@@ -15,8 +15,9 @@ import { NO_USAGE } from "./usage.js";
  *
  * - every provider failure is logged here with the provider's address (host and port), which callers
  *   never see: their message names the provider as configured;
- * - when the conversation needs care (needsCare: the last user message reads as distress, or says
- *   goodbye after one that did) and the provider failed in any way (5xx, timeout, refused connection,
+ * - when the run's care decision (care.ts: the classifier's verdict when it answered before the failure,
+ *   else the rules over the conversation: any turn that read as distress, or a first-message goodbye)
+ *   says care, and the provider failed in any way (5xx, timeout, refused connection,
  *   a rejected key, a rate limit, an unknown model), the run answers with the canned crisis reply
  *   (prompts/canned/crisis.*.md, whose help lines are _partials/help-lines.md) in the user's language,
  *   finish_reason "stop", instead of the error;
@@ -36,23 +37,31 @@ export async function careOnProviderFailure(
   run: (opts: RunChatOptions) => Promise<ChatOutcome>,
 ): Promise<ChatOutcome> {
   let sent = "";
+  let decided: boolean | undefined;
   const onDelta = opts.onDelta;
-  const tracked: RunChatOptions = onDelta
-    ? {
-        ...opts,
-        onDelta: (text: string) => {
-          sent += text;
-          onDelta(text);
-        },
-      }
-    : opts;
+  const tracked: RunChatOptions = {
+    ...opts,
+    onCare: (care) => {
+      decided = care;
+      opts.onCare?.(care);
+    },
+    ...(onDelta
+      ? {
+          onDelta: (text: string) => {
+            sent += text;
+            onDelta(text);
+          },
+        }
+      : {}),
+  };
   try {
     return await run(tracked);
   } catch (err) {
     if (opts.signal?.aborted || !(err instanceof ChatError) || err.provider === undefined) throw err;
     deps.logger?.warn({ provider: err.provider, address: providerAddress(deps, err.provider), code: err.code }, "model provider call failed");
     const userTexts = turns.filter((t) => t.role === "user").map((t) => t.content);
-    if (!needsCare(userTexts)) throw err;
+    // The same decision the run made (care.ts), or the rules alone when the failure came before it.
+    if (!(decided ?? needsCare(userTexts))) throw err;
     const resolved = resolveContext({ context: ctx } as ChatRunConfig, deps);
     const reply = crisisReply(deps, resolved, userTexts);
     const content = sent ? `\n\n${reply}` : reply;
@@ -70,16 +79,24 @@ export async function careOnProviderFailure(
   }
 }
 
-/** The canned crisis reply in the language of the messages that made the conversation need care. */
+/**
+ * The canned crisis reply in the language the distress was written in (en, es, pt, fr, de): the
+ * language of the last message the rules read as distress, else the stopword guess over the last
+ * messages ("ok" or "bye" alone says little; the distress before it says more).
+ */
 export function crisisReply(deps: Pick<ChatDeps, "prompts">, ctx: ChatRequestContext, userTexts: readonly string[]): string {
   const last = userTexts.at(-1) ?? "";
-  const distress = userTexts.filter(isDistress);
-  // "ok" or "bye" alone says little about the language; the distress before it says more. The stopword
-  // guess misses "me quiero matar"; the Spanish distress pattern it matched does not.
-  const sample = [...distress.slice(-1), last].join(" ");
-  const language = detectLanguage(sample) === "es" || distress.some((t) => distressLanguage(t) === "es") ? "es" : "en";
-  const doc = deps.prompts.canned("crisis", language);
+  const doc = deps.prompts.canned("crisis", crisisLanguage(userTexts));
   return render(doc.body, cannedVars(deps.prompts, ctx, last)).trim();
+}
+
+function crisisLanguage(userTexts: readonly string[]): DistressLanguage {
+  const read = userTexts.map(distressLanguage).filter((l): l is DistressLanguage => l !== undefined);
+  // "suicide" reads as English in any language; another language's rule is the more telling one.
+  const chosen = read.filter((l) => l !== "en").at(-1) ?? read.at(-1);
+  if (chosen && chosen !== "en") return chosen;
+  const sample = [...userTexts.filter(isDistress).slice(-1), userTexts.at(-1) ?? ""].join(" ");
+  return detectLanguage(sample) === "es" ? "es" : (chosen ?? "en");
 }
 
 /** host:port of a configured provider, for the log only. */

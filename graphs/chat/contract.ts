@@ -150,6 +150,8 @@ export interface RunChatOptions {
    * already cut to max_words and link-converted. Never called for preflight or tool-calling turns.
    */
   onDelta?: (text: string) => void;
+  /** Told the run's care decision (graphs/chat/care.ts) once the preflight makes it: the rules or the classifier's verdict. */
+  onCare?: (care: boolean) => void;
 }
 
 /** What the checks need to know: the prompt registry's slugs and the shipped translations and books. */

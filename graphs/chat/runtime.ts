@@ -194,6 +194,7 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
         for (const update of Object.values(data as Record<string, Partial<ChatStateValue> | null>)) {
           if (!update) continue;
           if (update.category !== undefined) final.category = update.category;
+          if (typeof update.care === "boolean") opts.onCare?.(update.care);
           if (update.content !== undefined) final.content = update.content;
           if (update.finishReason !== undefined) final.finishReason = update.finishReason;
           if (update.promptVersions !== undefined) final.promptVersions = update.promptVersions;

@@ -5,7 +5,7 @@ import { parseFrontMatter, splitFrontMatter, type FrontMatter } from "./front-ma
 import { ALLOWED_PLACEHOLDERS, PER_REQUEST_PLACEHOLDERS, PLACEHOLDERS, isPlaceholderName, scanTags, type PlaceholderName, type Tag } from "./placeholders.js";
 import { displayPath, readPromptDir, type RawFile } from "./read-dir.js";
 import { buildRegistry, type PromptRegistry } from "./registry.js";
-import { CANNED_KINDS, LANGUAGES, PromptValidationError, SERVICE_PARTIALS, type PromptDoc, type PromptKind, type PromptProblem } from "./types.js";
+import { CANNED_KINDS, CRISIS_LANGUAGES, LANGUAGES, PromptValidationError, SERVICE_PARTIALS, cannedLanguages, type CannedKind, type PromptDoc, type PromptKind, type PromptProblem } from "./types.js";
 
 export { PromptValidationError } from "./types.js";
 export type { PromptDoc, PromptProblem, CannedKind, Language, ServicePartial } from "./types.js";
@@ -102,11 +102,11 @@ function parseFile(raw: RawFile, problems: PromptProblem[]): ParsedFile | undefi
   }
   if (kind === "canned") {
     const [cannedKind, lang, extra] = stem.split(".");
-    if (!CANNED_KINDS.includes(cannedKind as never) || !LANGUAGES.includes(lang as never) || extra !== undefined) {
+    if (!CANNED_KINDS.includes(cannedKind as never) || !cannedLanguages(cannedKind as CannedKind).includes(lang ?? "") || extra !== undefined) {
       problems.push({
         path,
         line: 1,
-        message: `canned reply files are named <kind>.<lang>.md with kind one of ${CANNED_KINDS.join(", ")} and lang one of ${LANGUAGES.join(", ")}`,
+        message: `canned reply files are named <kind>.<lang>.md with kind one of ${CANNED_KINDS.join(", ")} and lang one of ${LANGUAGES.join(", ")} (crisis also ${CRISIS_LANGUAGES.filter((l) => !(LANGUAGES as readonly string[]).includes(l)).join(", ")})`,
       });
     }
   }
@@ -253,7 +253,7 @@ function checkCollection(root: string, docs: PromptDoc[], problems: PromptProble
   }
   const canned = new Set(docs.filter((d) => d.kind === "canned").map((d) => d.slug));
   for (const kind of CANNED_KINDS) {
-    for (const lang of LANGUAGES) {
+    for (const lang of cannedLanguages(kind)) {
       if (!canned.has(`${kind}.${lang}`) && !problems.some((p) => p.path.endsWith(`canned/${kind}.${lang}.md`))) {
         problems.push({ path: at(`canned/${kind}.${lang}.md`), line: 1, message: `missing canned reply ${kind} in language ${lang}` });
       }

@@ -1,5 +1,5 @@
 import type { Canon } from "../scripture/books.js";
-import { LANGUAGES, type CannedKind, type Language, type PromptDoc } from "./types.js";
+import { cannedLanguages, type CannedKind, type Language, type PromptDoc } from "./types.js";
 
 /** One entry of the versions a response was built from, for the log line. */
 export interface PromptVersion {
@@ -70,7 +70,7 @@ export function buildRegistry(dir: string, docs: PromptDoc[]): PromptRegistry {
     theology: (slug) => theologyMap.get(slug),
     profile: (slug) => profileMap.get(slug),
     canned(kind, lang) {
-      const known = (LANGUAGES as readonly string[]).includes(lang) ? lang : "en";
+      const known = cannedLanguages(kind).includes(lang) ? lang : "en";
       const doc = cannedMap.get(`${kind}.${known}`) ?? cannedMap.get(`${kind}.en`);
       if (!doc) throw new Error(`prompt registry: no canned reply ${kind}`);
       return doc;

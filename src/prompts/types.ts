@@ -18,6 +18,15 @@ export type ServicePartial = (typeof SERVICE_PARTIALS)[number];
 export const LANGUAGES = ["en", "es"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/**
+ * The languages the distress rules read (graphs/chat/distress/): the crisis reply exists in each of
+ * them, since a person in distress is answered in the language they wrote in, not only en/es.
+ */
+export const CRISIS_LANGUAGES = ["en", "es", "pt", "fr", "de"] as const;
+
+/** The languages a canned kind is written in: every kind in LANGUAGES, the crisis reply in CRISIS_LANGUAGES. */
+export const cannedLanguages = (kind: CannedKind): readonly string[] => (kind === "crisis" ? CRISIS_LANGUAGES : LANGUAGES);
+
 /** One loaded prompt file. `body` is the text for the model: partials expanded, the Controls line removed, placeholders not yet rendered. */
 export interface PromptDoc {
   kind: PromptKind;

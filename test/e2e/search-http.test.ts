@@ -333,6 +333,30 @@ describe("care-safe search (the chat's care decision, SearchRequest.care)", () =
   );
 });
 
+describe("care search, third pass (issue 28)", () => {
+  // Words of threat, violence and judgment, as a reader would spot them (the search's own list is not imported).
+  const THREAT = /\b(kill\w*|slay|slew|slain|destroy\w*|wrath|curse\w*|vengeance|sword|perish\w*|and more also)\b/i;
+  it.each(["I want to end my life", "i took all my pills", "my husband says if i leave he will kill me", "the voices tell me to cut the demons out", "since the baby came i think she would be better off without me"])(
+    "when %j is searched for a person in distress, then no highlight quotes a threat, violence or judgment",
+    async (query) => {
+      const { results } = await svc.search.search({ query, bibleId: "eng-web", limit: 8, care: true });
+      expect(results.length).toBeGreaterThan(0);
+      const wounding = results.flatMap((r) => r.highlights.filter((h) => THREAT.test(h.text)).map((h) => `${r.book_id} ${r.chapter}:${h.verse} ${h.text}`));
+      expect(wounding).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["the voices tell me to cut the demons out", ["EPH 6", "MAT 17", "MRK 16", "ACT 19", "MAT 5", "MRK 9", "MAT 18"]],
+    ["my husband says if i leave he will kill me", ["1CO 7", "EPH 5", "1PE 3"]],
+    ["since the baby came i think she would be better off without me", ["PSA 58", "PSA 137"]],
+    ["they took my passport and make me work", ["EPH 6", "COL 3", "1PE 2"]],
+  ] as const)("when %j is searched, even without the chat's care decision, then no chapter that wounds that person is in the top 3", async (query, wounds) => {
+    const top3 = (await svc.search.search({ query, bibleId: "eng-web", limit: 10 })).results.slice(0, 3).map((r) => `${r.book_id} ${r.chapter}`);
+    expect(top3.filter((c) => (wounds as readonly string[]).includes(c)), top3.join(", ")).toEqual([]);
+  });
+});
+
 describe("story misses a reader notices (issue 22)", () => {
   const GENEALOGIES = ["GEN 5", "GEN 10", "GEN 11", "GEN 36", "GEN 46", "EXO 6", "MAT 1", "LUK 3"];
   it("when the question is only a story's name (\"the prodigal son\"), then the story comes first and what it teaches follows, not genealogies sharing the word 'son'", async () => {

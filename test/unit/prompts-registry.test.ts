@@ -116,7 +116,7 @@ describe("prompt registry", () => {
 
   it("when the CLI runs, then it prints OK and exits 0, or prints file:line problems and exits 1", () => {
     const ok = spawnSync(process.execPath, ["--import", "tsx", "src/prompts/check.ts"], { cwd: ROOT, encoding: "utf8" });
-    expect(ok.stdout).toMatch(/^OK prompts: \d+ theologies, \d+ profiles, 14 canned replies/);
+    expect(ok.stdout).toMatch(/^OK prompts: \d+ theologies, \d+ profiles, 17 canned replies/);
     expect(ok.status).toBe(0);
 
     const dir = join(base, "cli-broken");

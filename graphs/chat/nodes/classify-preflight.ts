@@ -17,9 +17,20 @@ import { classifierSystemPrompt } from "../prompts.js";
 import { discardSpeculation, type SpeculativeCall } from "../speculation.js";
 import { startSpeculation } from "./call-agent.js";
 
+/**
+ * The classifier's care verdict (prompts/preflight.md): whether the writer may be in distress (self-harm,
+ * suicide, abuse, grief, despair), and "danger" when they may be hurt or in danger now (something taken,
+ * a plan under way, violence happening). Either puts the run under care (care.ts).
+ */
+export const CARE_VERDICTS = ["none", "distress", "danger"] as const;
+
 export const PreflightSchema = z.object({
   category: z.enum(PREFLIGHT_CATEGORIES),
+  care: z.enum(CARE_VERDICTS),
 });
+
+/** What is read back: a classifier that left the care verdict out still gave its category (no care from the model). */
+const ParsedPreflight = PreflightSchema.extend({ care: z.enum(CARE_VERDICTS).nullish() });
 
 /** The JSON schema the classifier must answer in (OpenAI structured outputs, strict). */
 const PREFLIGHT_SCHEMA = (() => {
@@ -28,10 +39,10 @@ const PREFLIGHT_SCHEMA = (() => {
 })();
 
 /** The category the classifier answered, or null when it did not answer one of them as JSON. */
-function parseClassification(content: string | null | undefined): z.infer<typeof PreflightSchema> | null {
+function parseClassification(content: string | null | undefined): z.infer<typeof ParsedPreflight> | null {
   if (!content) return null;
   try {
-    const result = PreflightSchema.safeParse(JSON.parse(content));
+    const result = ParsedPreflight.safeParse(JSON.parse(content));
     return result.success ? result.data : null;
   } catch {
     return null;
@@ -49,6 +60,12 @@ function parseClassification(content: string | null | undefined): z.infer<typeof
  * (over the prefetched tool turn, prefetch.ts) and is held (speculation.ts): nothing of it leaves
  * before the verdict. A verdict that sends the message to the agent leaves it for callAgent to adopt;
  * any other verdict, and a classifier failure, close it at once, and its cost joins this node's usage.
+ *
+ * Care (care.ts) is the rules' reading of the conversation or the classifier's care verdict. A message
+ * under care always reaches the agent, whatever category the classifier gave it (distress is never
+ * refused nor answered with a canned reply), and a speculative call made without the care note (the
+ * rules missed what the classifier read) is closed at the verdict and its cost counted: callAgent then
+ * asks again with the care note, over a care-safe prefetched turn.
  */
 export function createClassifyPreflight(deps: ChatDeps) {
   const failOpen = (): ChatStateUpdate => {
@@ -68,11 +85,11 @@ export function createClassifyPreflight(deps: ChatDeps) {
       hasContext: input.hasContext,
       earlierUserTexts: userTexts(state.messages).slice(0, -1),
     });
-    // The care decision: the rules over the whole conversation (care sticks once a turn read as distress).
-    const care = careByRules(state.messages);
+    // The rules' care decision over the whole conversation (care sticks once a turn read as distress).
+    const rulesCare = careByRules(state.messages);
     if (byRule) {
       deps.metrics?.preflight(byRule);
-      return { category: byRule, classifiedBy: "rules", care };
+      return { category: byRule, classifiedBy: "rules", care: rulesCare };
     }
 
     const deadline = new Deadline(deps.providerTimeoutMs, config.signal);
@@ -100,8 +117,8 @@ export function createClassifyPreflight(deps: ChatDeps) {
     let outcome: Awaited<typeof classified>;
     try {
       if (deps.preflightMode === "parallel" && run) {
-        const turn = await prefetchTurn(deps, ctx, state.messages, config, care);
-        speculative = startSpeculation(deps, ctx, [...state.messages, ...turn], run, config.signal, care);
+        const turn = await prefetchTurn(deps, ctx, state.messages, config, rulesCare);
+        speculative = startSpeculation(deps, ctx, [...state.messages, ...turn], run, config.signal, rulesCare);
       }
       outcome = await classified;
     } catch (err) {
@@ -132,10 +149,15 @@ export function createClassifyPreflight(deps: ChatDeps) {
     let usage = completion.usage ? fromProvider(completion.usage) : NO_USAGE;
     if (completion.usage) deps.metrics?.tokens({ prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens });
     const parsed = parseClassification(completion.choices?.[0]?.message?.content);
-    const update = parsed ? { category: parsed.category, classifiedBy: "model" as const } : failOpen();
-    if (parsed) deps.metrics?.preflight(parsed.category);
-    // The verdict: the agent adopts the speculative call, or it is closed now and its cost counted.
-    if (speculative && PREFLIGHT_ACTION[update.category!] !== "agent") usage = addUsage(usage, discardSpeculation(run) ?? NO_USAGE);
+    const care = rulesCare || (parsed?.care != null && parsed.care !== "none");
+    if (parsed && care !== rulesCare) deps.logger?.warn({ node: "classifyPreflight", care: parsed.care }, "the classifier read distress the rules missed: answering with care");
+    // Distress is never refused nor given a canned reply: the agent, whose guardrails still hold, answers it.
+    const category = parsed && care && PREFLIGHT_ACTION[parsed.category] !== "agent" ? "biblical_question" : parsed?.category;
+    const update = category ? { category, classifiedBy: "model" as const } : failOpen();
+    if (category) deps.metrics?.preflight(category);
+    // The verdict: the agent adopts the speculative call when it was made for this category and care;
+    // otherwise it is closed now and its cost counted.
+    if (speculative && (PREFLIGHT_ACTION[update.category!] !== "agent" || care !== rulesCare)) usage = addUsage(usage, discardSpeculation(run) ?? NO_USAGE);
     return { ...update, care, usage };
   };
 }

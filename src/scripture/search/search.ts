@@ -153,16 +153,16 @@ export class ScriptureSearch {
       return { results: hit ? [hit] : [], type: "direct_passage", lowConfidence: false };
     }
     const index = this.requireIndex();
-    let { ranked, tokens } = await this.rank(index, req);
+    let { ranked, tokens, gentle } = await this.rank(index, req);
     // Words the index does not hold are matched by their beginnings ("inmigrantes" -> immigrants is not
     // there, but typos and Spanish cognates are): a guess, so it is marked low confidence. A question with
     // nothing the index knows ("asdf qwerty") gets no results and says so, rather than stand-in chapters.
     let guessed = false;
-    if (ranked.length === 0 && /\p{L}/u.test(req.query)) ({ ranked, tokens } = this.fallback(index, req)), (guessed = true);
+    if (ranked.length === 0 && /\p{L}/u.test(req.query)) ({ ranked, tokens, gentle } = this.fallback(index, req)), (guessed = true);
     ranked = ranked.filter((r) => r.similarity >= SIMILARITY_FLOOR);
     const idf = new Map<string, number>();
     for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
-    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => this.highlights(index, ch, r, idf)) ?? []);
+    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => this.highlights(index, ch, r, idf, gentle)) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
     const lowConfidence = guessed || results.length === 0;
     return { results, type: "semantic_hybrid", lowConfidence };
@@ -245,7 +245,7 @@ export class ScriptureSearch {
     return this.library.get(DEFAULT_TRANSLATION_ID) ?? bible;
   }
 
-  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[] }> {
+  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[]; gentle: boolean }> {
     const { ranges, filtered } = this.ranges(index, req);
     const english = glossSpanish(req.query);
     const titles = bestTitles(req.query, english);
@@ -264,7 +264,7 @@ export class ScriptureSearch {
     const avoid = req.care ? CARE_AVOID : concepts.flatMap((m) => m.concept.avoid);
     let dense: DenseHit[] | null = null;
     if (vector) dense = filtered ? this.denseInMemory(index, vector, ranges!) : await pending!;
-    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens };
+    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens, gentle: avoid.length > 0 };
   }
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
@@ -288,19 +288,21 @@ export class ScriptureSearch {
   }
 
   /** Keyword-only ranking on index terms that begin like the query's words (similarity halved: a guess). */
-  private fallback(index: SearchIndex, req: SearchRequest): { ranked: RankedChapter[]; tokens: string[] } {
+  private fallback(index: SearchIndex, req: SearchRequest): { ranked: RankedChapter[]; tokens: string[]; gentle: boolean } {
     const { ranges } = this.ranges(index, req);
     const tokens = [...new Set(words(glossSpanish(req.query)).filter((w) => tokenize(w).length > 0).flatMap((w) => index.ranker.bm25.termsLike(w, 4)))];
     const ranked = tokens.length > 0 ? index.ranker.rank({ tokens, dense: null, titles: [], ...(ranges ? { ranges } : {}) }, req.limit) : [];
-    return { ranked: ranked.map((r) => ({ ...r, similarity: r.similarity * 0.5 })), tokens };
+    return { ranked: ranked.map((r) => ({ ...r, similarity: r.similarity * 0.5 })), tokens, gentle: req.care === true };
   }
 
   /**
    * The verses of a ranked chapter that hold the most (idf-weighted) query terms, looked for in its best
    * window first, then in the whole chapter; a window matched only by meaning gives its opening verse.
-   * `idf` is the query's distinct terms with their idf, in query order (one map per search).
+   * `idf` is the query's distinct terms with their idf, in query order (one map per search). `gentle`:
+   * the asker may be in distress (care, or a care concept matched), so no verse of threat, violence or
+   * judgment is picked (WOUNDING), whatever words it shares with the question.
    */
-  private highlights(index: SearchIndex, ch: ChapterText, r: RankedChapter, idf: ReadonlyMap<string, number>): Verse[] {
+  private highlights(index: SearchIndex, ch: ChapterText, r: RankedChapter, idf: ReadonlyMap<string, number>, gentle = false): Verse[] {
     const terms = this.chapterTerms(r.book, r.chapter);
     if (!terms) return [];
     // A verse's score is the sum of the idf of the query terms it holds, added in query-term order.
@@ -313,12 +315,12 @@ export class ScriptureSearch {
     const window = r.window !== undefined ? index.passages[r.window] : undefined;
     const pick = (from: number, to: number) => {
       const scored: number[] = [];
-      for (let v = Math.max(1, from); v <= Math.min(to, terms.lastVerse); v++) if (score[v]! > 0) scored.push(v);
+      for (let v = Math.max(1, from); v <= Math.min(to, terms.lastVerse); v++) if (score[v]! > 0 && !(gentle && terms.wounding.has(v))) scored.push(v);
       return scored.sort((a, b) => score[b]! - score[a]! || a - b).slice(0, 3);
     };
     let verses = window ? pick(window.verseStart, window.verseEnd) : [];
     if (verses.length === 0) verses = pick(1, Number.MAX_SAFE_INTEGER);
-    if (verses.length === 0 && window) verses = [window.verseStart];
+    if (verses.length === 0 && window && !(gentle && terms.wounding.has(window.verseStart))) verses = [window.verseStart];
     return verses.flatMap((v) => {
       const text = ch.verses.find((x) => x.verse === v)?.text;
       return text === undefined ? [] : [{ verse: v, text }];
@@ -336,14 +338,16 @@ export class ScriptureSearch {
       const ch = this.library.get(DEFAULT_TRANSLATION_ID)?.chapter(book, chapter);
       if (!ch) return undefined;
       const verses = new Map<string, number[]>();
+      const wounding = new Set<number>();
       for (const v of ch.verses) {
+        if (WOUNDING.test(v.text)) wounding.add(v.verse);
         for (const t of new Set(tokenize(v.text))) {
           const list = verses.get(t);
           if (list) list.push(v.verse);
           else verses.set(t, [v.verse]);
         }
       }
-      cached = { verses, lastVerse: ch.verses.reduce((m, v) => Math.max(m, v.verse), 0) };
+      cached = { verses, lastVerse: ch.verses.reduce((m, v) => Math.max(m, v.verse), 0), wounding };
       this.chapterTermCache.set(key, cached);
     }
     return cached;
@@ -380,7 +384,19 @@ type Verse = { verse: number; text: string };
 interface ChapterTerms {
   verses: Map<string, number[]>;
   lastVerse: number;
+  /** Verses that speak threat, violence or judgment (WOUNDING), never highlighted for a person in distress. */
+  wounding: Set<number>;
 }
+
+/**
+ * Words of threat, violence and judgment in the ranking Bible (the WEB): killing, destroying, wrath,
+ * curses and the oath of a death threat ("so let the gods do to me, and more also", 1 Kings 19:2),
+ * vengeance, the sword, perishing, torment, dashing children, putting or stoning to death, cutting off.
+ * A highlight for a person in distress never quotes one (issue 28: Jezebel's threat for "I want to
+ * end my life"); the chapter may still be the right one (Elijah under the broom tree).
+ */
+const WOUNDING =
+  /\b(?:kill|kills|killed|killing|slay|slays|slew|slain|murder\w*|destroy\w*|wrath|curse|curses|cursed|vengeance|avenge\w*|punish\w*|swords?|perish\w*|torment\w*|hell|dash\w*|put (?:him|her|them|you|me) to death|stone (?:him|her|them)|and more also|cut it off|pluck it out)\b/i;
 
 /** A direct passage's named verses ("John 3:16-18"), at most ten; none when it names the whole chapter. */
 function namedVerses(bible: Bible, book: string, chapter: number, named: number[] | undefined): Verse[] {

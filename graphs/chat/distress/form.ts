@@ -1,0 +1,48 @@
+/**
+ * The form every distress pattern reads (distress/rules.ts): lower case, accents and apostrophes removed
+ * ("I'm" -> "im", "j'ai" -> "jai", "n'en" -> "nen"), other punctuation a space, letters typed three or
+ * more times once ("ayudaaa" -> "ayuda", "hilfeee" -> "hilfe"), and the text-speak people in crisis type
+ * spelled out ("q ganas d morirme" -> "que ganas de morirme", "chuis" -> "je suis"). Written for how people
+ * type when they are struggling: on a phone, fast, without care for spelling.
+ */
+
+/**
+ * Text-speak and clipped spellings, word for word, in the languages we detect. Only words that are not
+ * also ordinary words in another of them ("to" is Portuguese "estou" but English "to": left out).
+ */
+const TEXT_SPEAK: Readonly<Record<string, string>> = {
+  // English
+  u: "you", ur: "your", r: "are", rn: "right now", ima: "im going to", imma: "im going to", cuz: "because", bc: "because",
+  wanna: "want to", wana: "want to", gonna: "going to", gona: "going to", gotta: "have to", idk: "i dont know",
+  noone: "no one", tmrw: "tomorrow", tmr: "tomorrow", "2nite": "tonight", tonite: "tonight", pls: "please", plz: "please",
+  // Spanish
+  q: "que", ke: "que", d: "de", x: "por", xq: "porque", xk: "porque", pq: "porque", kiero: "quiero", qiero: "quiero",
+  tmb: "tambien", tb: "tambien", toy: "estoy", ta: "esta", nd: "nada", aiuda: "ayuda",
+  // Portuguese
+  vc: "voce", n: "nao", naum: "nao", pra: "para", tou: "estou", mt: "muito", mto: "muito", ngm: "ninguem",
+  // French
+  jveux: "je veux", jvais: "je vais", chuis: "je suis", jsuis: "je suis", jpeux: "je peux", jsais: "je sais", jpense: "je pense",
+  chui: "je suis", ptn: "putain", stp: "sil te plait", svp: "sil vous plait", pk: "pourquoi",
+  // German
+  nich: "nicht", ned: "nicht", hab: "habe", bissl: "bisschen",
+};
+
+const SQUEEZE = /(\p{L})\1{2,}/gu;
+
+export function distressForm(text: string): string {
+  const plain = text
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/ß/g, "ss")
+    .replace(/['’‘`´ʼ]/g, "")
+    .replace(/[^\p{L}\p{N}\s]/gu, " ")
+    .replace(SQUEEZE, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!plain) return plain;
+  return plain
+    .split(" ")
+    .map((w) => (Object.hasOwn(TEXT_SPEAK, w) ? TEXT_SPEAK[w]! : w))
+    .join(" ");
+}
