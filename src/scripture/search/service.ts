@@ -56,6 +56,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
   let embedded: EmbeddedChroma | undefined;
   let conn: ChromaConnection | undefined;
   let state: "starting" | "indexing" | "ready" | "failed" = "starting";
+  let releaseCorpus = async () => {};
   const log = options.logger;
 
   const indexed = (async () => {
@@ -65,9 +66,9 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     const booting = options.chromaUrl
       ? undefined
       : (options.embeddedChroma ?? startEmbeddedChroma({ path: embeddedChromaPath(options.dataDir), logger: log, port: await freePort() }));
-    // Let the caller finish starting (the HTTP server listens) before a second of corpus work.
-    await new Promise((resolve) => setImmediate(resolve));
-    const prepared = prepareCorpus(bible);
+    // The corpus work runs in a worker thread while Chroma boots; requests are answered meanwhile.
+    const prepared = await prepareCorpus(bible);
+    releaseCorpus = prepared.release;
     // Direct-passage detection parses every query; build its parsers now, not on the first request.
     prepareReferences();
     const url = booting ? (embedded = await booting).url : options.chromaUrl!;
@@ -75,7 +76,9 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     const c = conn;
     c.onChange((up) => (up ? log.info({ url }, "Chroma reachable again") : log.error({ url }, "Chroma unreachable: search not ready")));
     state = "indexing";
-    const index = await ensureIndex({ bible, prepared, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log });
+    const index = await ensureIndex({ bible, prepared, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log }).finally(
+      prepared.release,
+    );
     search.attach(index, c);
     state = "ready";
     return index;
@@ -94,6 +97,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     },
     embedded: () => embedded,
     async stop() {
+      await releaseCorpus();
       conn?.close();
       await embedded?.stop();
     },
