@@ -58,6 +58,11 @@ export interface ChatDeps {
   preflightModel: string;
   /** A key for runs whose context carries none: LangGraph Studio local debugging (.env) only; the service never sets it. */
   studioApiKey?: string | undefined;
+  /**
+   * The answer to a run with no key at all, where a caller cannot send one (LangGraph Studio: it says
+   * where the key goes); unset, such a run fails with the contract's missing_api_key error.
+   */
+  missingKeyReply?: string | undefined;
   /** PREFLIGHT_MODE: whether the agent's first call starts beside the classifier (speculation.ts) or after its verdict. */
   preflightMode: "parallel" | "sequential";
   /** Agent model calls per request (AGENT_MAX_STEPS): the one source of the step limit. */

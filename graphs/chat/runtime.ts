@@ -23,7 +23,7 @@ export type ChatRuntimeConfig = Pick<
   Config,
   "provider" | "defaultModel" | "preflightModel" | "agentMaxSteps" | "studioApiKey" | "tracing" | "apiKeyPrefixes" | "supportReply" | "preflightMode"
 > &
-  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models">>;
+  Partial<Pick<Config, "publicBaseUrl" | "providers" | "models">> & { missingKeyReply?: string | undefined };
 
 /** The providers configuration names: OPENAI_BASE_URL (with MODELS, PREFLIGHT_MODEL, API_KEY_PREFIXES) and each PROVIDER_<NAME>_*. */
 export function providersFrom(config: ChatRuntimeConfig): ProviderTable {
@@ -116,6 +116,9 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
     },
     get studioApiKey() {
       return config.studioApiKey;
+    },
+    get missingKeyReply() {
+      return config.missingKeyReply;
     },
     get maxSteps() {
       return config.agentMaxSteps;

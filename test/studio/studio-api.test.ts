@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, inject } from "vitest";
 import { loadPrompts } from "../../src/prompts/loader.js";
 import { match, messageText, reply, startFakeProvider, type FakeProvider } from "../fakes/index.js";
+import { STUDIO_NO_KEY_MESSAGE } from "../../graphs/chat/studio.js";
 import { startDevServer, type DevServer } from "./dev-server.js";
 
 const KEY = "sk-studio-run-9c2b";
@@ -74,15 +75,30 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
     expect(JSON.stringify(body)).not.toContain(KEY);
   }, 180_000);
 
-  it("when the context carries no key, then the run ends in an error and nothing is sent upstream", async () => {
+  it("when no key is configured, then the run answers in plain words where the key goes and nothing is sent upstream", async () => {
     const { body } = (await api("/runs/wait", {
       assistant_id: "chat",
       input: { messages: [{ role: "user", content: QUESTION }] },
       context: { model: "gpt-4o-mini" },
-    })) as { body: { __error__?: { message?: string } } };
-    // The contract's one key rule, in the same words the HTTP adapter uses.
-    expect(body.__error__?.message).toContain("You didn't provide an API key.");
+    })) as { body: { content?: string; __error__?: unknown } };
+    expect(body.__error__).toBeUndefined();
+    expect(body.content).toBe(STUDIO_NO_KEY_MESSAGE);
     expect(provider.chatRequests).toHaveLength(0);
+  });
+
+  it("when Studio asks for the chat assistant's schemas, then the input is the messages and the context lists the request's options", async () => {
+    const { body } = await api("/assistants/search", { graph_id: "chat", limit: 1 });
+    const [assistant] = body as unknown as { assistant_id: string }[];
+    const { status, body: schemas } = await api(`/assistants/${assistant!.assistant_id}/schemas`);
+    expect(status).toBe(200);
+    const props = (s: unknown) => Object.keys((s as { properties?: object } | undefined)?.properties ?? {});
+    expect(props(schemas.input_schema)).toEqual(["messages"]);
+    expect(props(schemas.context_schema)).toEqual(expect.arrayContaining(["model", "theology", "profile", "bibleId", "maxWords"]));
+    expect(props(schemas.context_schema)).not.toContain("apiKey");
+  });
+
+  it("when the dev server started, then it printed no dependency-version warning a user cannot act on", () => {
+    expect(studio.output()).not.toMatch(/not up to date/);
   });
 
   it("when the provider refuses the key, then the run reports the mapped error rather than an answer", async () => {
