@@ -97,10 +97,6 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
     expect(props(schemas.context_schema)).not.toContain("apiKey");
   });
 
-  it("when the dev server started, then it printed no dependency-version warning a user cannot act on", () => {
-    expect(studio.output()).not.toMatch(/not up to date/);
-  });
-
   it("when the provider refuses the key, then the run reports the mapped error rather than an answer", async () => {
     const refuse = () => provider.on(match.any(), reply.error(401, { error: { message: "bad key", type: "invalid_request_error", code: "invalid_api_key" } }));
     refuse();
