@@ -57,6 +57,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
   let conn: ChromaConnection | undefined;
   let state: "starting" | "indexing" | "ready" | "failed" = "starting";
   let releaseCorpus = async () => {};
+  let stopped = false;
   const log = options.logger;
 
   const indexed = (async () => {
@@ -69,6 +70,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     // The corpus work runs in a worker thread while Chroma boots; requests are answered meanwhile.
     const prepared = await prepareCorpus(bible);
     releaseCorpus = prepared.release;
+    if (stopped) await prepared.release();
     // Direct-passage detection parses every query; build its parsers now, not on the first request.
     prepareReferences();
     const url = booting ? (embedded = await booting).url : options.chromaUrl!;
@@ -97,6 +99,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     },
     embedded: () => embedded,
     async stop() {
+      stopped = true;
       await releaseCorpus();
       conn?.close();
       await embedded?.stop();
