@@ -24,6 +24,10 @@ describe("the schemas LangGraph Studio draws its forms from", () => {
     expect(JSON.stringify(context).toLowerCase()).not.toContain("apikey");
   });
 
+  it("when a run's context gives an option the wrong type, then the run fails before any node runs", async () => {
+    await expect(graph.invoke({ messages: [new HumanMessage("What is grace?")] }, { context: { maxWords: "150" } })).rejects.toThrow(/maxWords/);
+  });
+
   it("when a Studio run has no key anywhere, then it answers with where the key goes and calls no provider", async () => {
     const provider = await startFakeProvider({ delayMs: 0 });
     const saved = { base: process.env.OPENAI_BASE_URL, key: process.env.STUDIO_API_KEY };
