@@ -29,6 +29,39 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
+interface Traffic {
+  probes: number;
+  chats: number;
+  slowestProbeMs: number;
+  /** The event loop's longest stall while the traffic ran (monitorEventLoopDelay). */
+  stallMs: number;
+}
+
+/** /healthz every 100 ms and a chat every 3 s until `done()`, with the event loop's delay measured meanwhile. */
+async function traffic(url: string, ask: () => Promise<OpenAI.ChatCompletion>, done: () => boolean): Promise<Traffic> {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const probes: number[] = [];
+  const probing = (async () => {
+    while (!done()) {
+      const t = performance.now();
+      const res = await fetch(`${url}/healthz`);
+      expect(res.status).toBe(200);
+      probes.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  let chats = 0;
+  while (!done()) {
+    expect((await ask()).choices[0]?.message.content).toBeTruthy();
+    chats++;
+    if (!done()) await new Promise((r) => setTimeout(r, 3_000));
+  }
+  await probing;
+  loop.disable();
+  return { probes: probes.length, chats, slowestProbeMs: Math.max(...probes), stallMs: loop.max / 1e6 };
+}
+
 /** A chapter heading of search_scripture's result ("## Matthew 18 (eng-web, relevance 0.63; ..."). */
 const FOUND_PASSAGE = /^## .+ \d+ \(eng-web, relevance/m;
 
@@ -61,48 +94,28 @@ describe("a first start on an empty DATA_DIR (the full production corpus: window
     // the stall measured below is the index build's, with chats still coming in.
     expect((await ask()).choices[0]?.message.content).toBeTruthy();
     expect(ready).toBe(false);
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
-    const probes: number[] = [];
-    const probing = (async () => {
-      while (!ready) {
-        const t = performance.now();
-        const res = await fetch(`${server!.url}/healthz`);
-        expect(res.status).toBe(200);
-        probes.push(performance.now() - t);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
-    const chatting = (async () => {
-      let answered = 0;
-      while (!ready) {
-        expect((await ask()).choices[0]?.message.content).toBeTruthy();
-        answered++;
-        await new Promise((r) => setTimeout(r, 3_000));
-      }
-      return answered;
-    })();
-
+    const building = await traffic(server.url, ask, () => ready);
     await indexed;
-    await probing;
-    const chatsWhileIndexing = await chatting;
-    loop.disable();
-    const stallMs = loop.max / 1e6;
-    const slowestProbeMs = Math.max(...probes);
-    console.log(
-      `first start: ${probes.length} /healthz probes and ${chatsWhileIndexing} chats while indexing; slowest probe ${slowestProbeMs.toFixed(0)} ms; longest event-loop stall ${stallMs.toFixed(0)} ms`,
-    );
-
-    expect(logs.some((l) => l.includes("search index: training LSA"))).toBe(true);
-    expect(chatsWhileIndexing).toBeGreaterThan(1);
-    expect(probes.length).toBeGreaterThan(5);
-    expect(stallMs).toBeLessThan(LIMIT_MS);
-    expect(slowestProbeMs).toBeLessThan(LIMIT_MS);
-
     // While indexing the model was told search is not ready; from now on it reads the passages found.
     expect(searchResultSent(agentCallOf(provider))).not.toMatch(FOUND_PASSAGE);
     provider.reset();
-    expect((await ask()).choices[0]?.message.content).toBeTruthy();
+    // The same traffic once the index is ready: what this machine's load alone does to the loop right now.
+    let chats = 0;
+    const asUsual = await traffic(server.url, async () => (chats++, ask()), () => chats >= Math.min(building.chats, 6));
+    console.log(
+      `first start: while indexing ${building.probes} /healthz probes and ${building.chats} chats, slowest probe ${building.slowestProbeMs.toFixed(0)} ms, ` +
+        `longest event-loop stall ${building.stallMs.toFixed(0)} ms; the same traffic after: slowest probe ${asUsual.slowestProbeMs.toFixed(0)} ms, stall ${asUsual.stallMs.toFixed(0)} ms`,
+    );
+
+    expect(logs.some((l) => l.includes("search index: training LSA"))).toBe(true);
+    expect(building.chats).toBeGreaterThan(1);
+    expect(building.probes).toBeGreaterThan(5);
+    // 250 ms is the bar; on a machine so loaded that the same traffic alone stalls the loop longer, the
+    // build may add no more than half again of what that traffic shows.
+    const bar = (usual: number) => Math.max(LIMIT_MS, 1.5 * usual);
+    expect(building.stallMs).toBeLessThan(bar(asUsual.stallMs));
+    expect(building.slowestProbeMs).toBeLessThan(bar(asUsual.slowestProbeMs));
+
     expect(searchResultSent(agentCallOf(provider))).toMatch(FOUND_PASSAGE);
   }, 600_000);
 });

@@ -4,6 +4,7 @@
  * otherwise stall every request the service answers during a first start.
  */
 import { createHash } from "node:crypto";
+import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { CONCEPTS } from "./concepts.js";
 import { lsaEmbedder } from "./embedders.js";
@@ -74,4 +75,21 @@ function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
   });
 }
 
-if (parentPort) run(parentPort, workerData as CorpusWorkerInput);
+/**
+ * On Linux a nice value belongs to a thread, and setpriority(pid 0) sets the caller's: the build yields the
+ * cores to the thread that answers requests whenever both want one. Elsewhere it would lower the whole
+ * process, so it is left alone there.
+ */
+function yieldToRequests() {
+  if (process.platform !== "linux") return;
+  try {
+    setPriority(0, constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not permitted: the build runs at the service's priority, as before.
+  }
+}
+
+if (parentPort) {
+  yieldToRequests();
+  run(parentPort, workerData as CorpusWorkerInput);
+}
