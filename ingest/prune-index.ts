@@ -32,7 +32,9 @@ async function main() {
     const parsed = new URL(url);
     const client = new ChromaClient({ host: parsed.hostname, port: Number(parsed.port || (parsed.protocol === "https:" ? 443 : 80)), ssl: parsed.protocol === "https:" });
     // This release's corpus (index version included): every embedder's collection of it may be in use.
-    const { corpusHash } = prepareCorpus(loadBibleLibrary({ ids: ["eng-web"] }).get("eng-web")!);
+    const corpus = await prepareCorpus(loadBibleLibrary({ ids: ["eng-web"] }).get("eng-web")!);
+    const { corpusHash } = corpus;
+    await corpus.release();
     const current = `${COLLECTION_PREFIX}${corpusHash.slice(0, 8)}-`;
     const ours = (await listAllCollections(client)).filter((c) => c.name.startsWith(COLLECTION_PREFIX));
     const rows = await Promise.all(

@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import { buildChatRuntime } from "../graphs/chat/runtime.js";
+import { warmChatPatterns } from "../graphs/chat/warm-up.js";
 import type { AppDeps } from "./app.js";
 import type { EmbeddedChroma } from "./chroma/embedded.js";
 import type { Config } from "./config.js";
@@ -53,6 +54,7 @@ export function buildServices(
   const study = sharedStudyLibrary();
   // Builds the reference parsers now (a few hundred ms) so the first answer does not pay for it.
   prepareReferences();
+  warmChatPatterns();
   const metrics = createMetrics({ defaultMetrics: true });
   const search = startSearchService({
     dataDir: config.dataDir,

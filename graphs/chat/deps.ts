@@ -60,6 +60,11 @@ export interface ChatDeps {
   studioApiKey?: string | undefined;
   /** On a LangGraph server (studio.ts): the key comes from STUDIO_API_KEY only and a key in a run's context is refused. */
   keyFromEnvironment?: boolean | undefined;
+  /**
+   * The answer to a run with no key at all, where a caller cannot send one (LangGraph Studio: it says
+   * where the key goes); unset, such a run fails with the contract's missing_api_key error.
+   */
+  missingKeyReply?: string | undefined;
   /** PREFLIGHT_MODE: whether the agent's first call starts beside the classifier (speculation.ts) or after its verdict. */
   preflightMode: "parallel" | "sequential";
   /** Agent model calls per request (AGENT_MAX_STEPS): the one source of the step limit. */

@@ -1,4 +1,5 @@
 import { END, START, StateGraph } from "@langchain/langgraph";
+import type { z } from "zod";
 import type { ChatDeps } from "./deps.js";
 import { createAnswerHousekeeping } from "./nodes/answer-housekeeping.js";
 import { createCallAgent } from "./nodes/call-agent.js";
@@ -10,7 +11,8 @@ import { createRespondCanned } from "./nodes/respond-canned.js";
 import { createRetrieveScripture } from "./nodes/retrieve-scripture.js";
 import { createValidateInput } from "./nodes/validate-input.js";
 import { routeAfterAgent, routeAfterPreflight, routeAfterValidate } from "./routing.js";
-import { ChatState } from "./state.js";
+import { ChatContextSchema } from "./context-schema.js";
+import { ChatInput, ChatState } from "./state.js";
 
 /** What Studio shows on classifyPreflight: what it starts besides the classifier (PREFLIGHT_MODE=parallel). */
 const PARALLEL_NOTE = "with PREFLIGHT_MODE=parallel, the first callAgent call (over the retrieveScripture turn) beside the classifier; held until the verdict, closed unless it passes";
@@ -18,10 +20,18 @@ const PARALLEL_NOTE = "with PREFLIGHT_MODE=parallel, the first callAgent call (o
 /** What Studio shows on callAgent: where its first call may come from. */
 const FIRST_CALL_NOTE = "adopted from classifyPreflight when it started one; answer text leaves only from here";
 
+/**
+ * The context schema as the graph's type sees it: any record. A run's real context is the whole
+ * ChatRequestContext (the key and the caller's system text included), which the schema, describing only
+ * what a Studio user may set, deliberately leaves out.
+ */
+const STUDIO_CONTEXT = ChatContextSchema as unknown as z.ZodObject<Record<string, z.ZodUnknown>>;
+
 /** The wiring only: nodes and edges over the given deps (runtime.ts builds them; studio.ts serves Studio). */
 export function buildChatGraph(deps: ChatDeps) {
   return (
-    new StateGraph(ChatState)
+    // The context schema and the input of messages alone are what Studio draws its forms from.
+    new StateGraph({ state: ChatState, input: ChatInput, context: STUDIO_CONTEXT })
       // Guards the entry: a user turn last, known slugs and translation, a key.
       .addNode("validateInput", createValidateInput(deps))
       // Rules, then the classifier model, sort the last user message into the spec's categories; the
@@ -42,7 +52,7 @@ export function buildChatGraph(deps: ChatDeps) {
       // Scripture references become reader links in the final content.
       .addNode("convertLinks", createConvertLinks(deps))
       .addEdge(START, "validateInput")
-      .addConditionalEdges("validateInput", routeAfterValidate, ["classifyPreflight", "retrieveScripture"])
+      .addConditionalEdges("validateInput", routeAfterValidate, ["classifyPreflight", "retrieveScripture", END])
       .addConditionalEdges("classifyPreflight", routeAfterPreflight, ["retrieveScripture", "respondCanned", "rejectInput", "answerHousekeeping"])
       .addEdge("retrieveScripture", "callAgent")
       .addConditionalEdges("callAgent", routeAfterAgent, ["callTools", "convertLinks"])

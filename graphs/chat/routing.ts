@@ -1,9 +1,12 @@
 import type { AIMessage } from "@langchain/core/messages";
+import { END } from "@langchain/langgraph";
 import type { ChatRunConfig } from "./configuration.js";
 import { PREFLIGHT_ACTION } from "./contract.js";
 import type { ChatStateValue } from "./state.js";
 
-export function routeAfterValidate(_state: ChatStateValue, config: ChatRunConfig): "classifyPreflight" | "retrieveScripture" {
+/** END when validateInput already answered (a run with no key where none can be sent: missingKeyReply). */
+export function routeAfterValidate(state: ChatStateValue, config: ChatRunConfig): "classifyPreflight" | "retrieveScripture" | typeof END {
+  if (state.content !== "") return END;
   return (config.context as { skipPreflight?: boolean } | undefined)?.skipPreflight === true ? "retrieveScripture" : "classifyPreflight";
 }
 

@@ -26,6 +26,7 @@ export type ChatRuntimeConfig = Pick<
   Partial<Pick<Config, "publicBaseUrl" | "providers" | "models">> & {
     /** Set by the LangGraph server's entry (studio.ts) only: see ChatDeps.keyFromEnvironment. */
     keyFromEnvironment?: boolean;
+    missingKeyReply?: string | undefined;
   };
 
 /** The providers configuration names: OPENAI_BASE_URL (with MODELS, PREFLIGHT_MODEL, API_KEY_PREFIXES) and each PROVIDER_<NAME>_*. */
@@ -121,6 +122,9 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
       return config.studioApiKey;
     },
     keyFromEnvironment: config.keyFromEnvironment,
+    get missingKeyReply() {
+      return config.missingKeyReply;
+    },
     get maxSteps() {
       return config.agentMaxSteps;
     },

@@ -45,5 +45,8 @@ export const ChatState = new StateSchema({
   promptVersions: z.string().default(""),
 });
 
+/** What a run starts from, and all Studio's input form offers: the conversation. The rest is the graph's work. */
+export const ChatInput = new StateSchema({ messages: MessagesValue });
+
 export type ChatStateValue = typeof ChatState.State;
 export type ChatStateUpdate = typeof ChatState.Update;

@@ -14,6 +14,15 @@ import { buildChatRuntime, type ChatRuntime, type ChatRuntimeParts } from "./run
  * reads nothing. Studio's local settings come from .env at the repository root (see .env.example);
  * variables already set win, so a test or a shell can override any of them. The service never reads .env.
  */
+/**
+ * A Studio run's answer when no key is configured. Studio sends no Authorization header and a run's
+ * context is recorded, so the key belongs in the LangGraph server's environment. The one wording of it.
+ */
+export const STUDIO_NO_KEY_MESSAGE =
+  "No model provider key is set for LangGraph Studio runs. Put it in the environment of the LangGraph server: " +
+  "add STUDIO_API_KEY=<your provider key> to the .env file at the repository root (see .env.example), " +
+  "or export it in the shell, then restart `npm run studio`. Nothing was sent to the provider.";
+
 function loadLocalEnv() {
   const file = fileURLToPath(new URL("../../.env", import.meta.url));
   if (existsSync(file)) process.loadEnvFile(file);
@@ -74,6 +83,7 @@ export function studioRuntime(): ChatRuntime {
     get studioApiKey() {
       return config().studioApiKey;
     },
+    missingKeyReply: STUDIO_NO_KEY_MESSAGE,
     get tracing() {
       return config().tracing;
     },

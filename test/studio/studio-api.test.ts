@@ -92,6 +92,20 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
     expect(stored).not.toContain(contextKey);
   });
 
+  it("when Studio asks for the chat assistant's schemas, then its input form is the messages alone", async () => {
+    const { body } = await api("/assistants/search", { graph_id: "chat", limit: 1 });
+    const [assistant] = body as unknown as { assistant_id: string }[];
+    // A plain GET: the helper's JSON content type on a bodiless GET reads as a malformed body to this route.
+    const res = await fetch(`${studio.url}/assistants/${assistant!.assistant_id}/schemas`);
+    expect(res.status).toBe(200);
+    const schemas = (await res.json()) as Record<string, unknown>;
+    const props = (s: unknown) => Object.keys((s as { properties?: object } | undefined)?.properties ?? {});
+    expect(props(schemas.input_schema)).toEqual(["messages"]);
+    // The graph publishes its context schema (graph-schemas.test.ts), but this server (langgraph-api
+    // 2.0.0) passes none on for a graph whose state is a StateSchema: docs/studio.md says what to do.
+    expect(props(schemas.context_schema)).not.toContain("apiKey");
+  });
+
   it("when the provider refuses the key, then the run reports the mapped error rather than an answer", async () => {
     const refuse = () => provider.on(match.any(), reply.error(401, { error: { message: "bad key", type: "invalid_request_error", code: "invalid_api_key" } }));
     refuse();

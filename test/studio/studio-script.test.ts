@@ -68,6 +68,9 @@ describe("npm run studio", () => {
       await new Promise((r) => setTimeout(r, 300));
     }
     expect(run.output()).toContain(`https://smith.langchain.com/studio/?baseUrl=http://localhost:${port}`);
+    // The CLI's own lines come through, without the checkpoint version warning no one can act on.
+    expect(run.output()).toContain("Registering graph with id");
+    expect(run.output()).not.toMatch(/not up to date|langgraph-checkpoint/);
     // Every process that the launcher's CLI started lives in the CLI's process group.
     const launcher = execFileSync("ps", ["-o", "pid=", "--ppid", String(run.child.pid)]).toString().trim();
     const group = Number(execFileSync("ps", ["-o", "pid=", "--ppid", launcher]).toString().trim().split(/\s+/)[0]);

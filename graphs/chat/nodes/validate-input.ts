@@ -1,3 +1,4 @@
+import { AIMessage } from "@langchain/core/messages";
 import { checkContext, checkTurns } from "../contract.js";
 import { refuseContextKey, resolveContext, type ChatRunConfig } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
@@ -12,6 +13,10 @@ export function createValidateInput(deps: ChatDeps) {
   return async function validateInput(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
     refuseContextKey(config, deps);
     const ctx = resolveContext(config, deps);
+    // Where no caller can send a key (Studio), a run without one is told where it goes, as its answer.
+    if (ctx.apiKey === "" && deps.missingKeyReply) {
+      return { content: deps.missingKeyReply, messages: [new AIMessage(deps.missingKeyReply)], promptVersions: "" };
+    }
     checkContext(ctx, deps.catalog);
     checkTurns(state.messages.map((m) => ({ role: m.getType() === "human" ? "user" : "assistant" })));
     if (ctx.skipPreflight) deps.metrics?.preflight("skipped");

@@ -1,17 +1,16 @@
-import { createHash } from "node:crypto";
 import { hostname } from "node:os";
 import { ClaimBoard, type HeldClaim } from "../../chroma/claim.js";
 import type { ChromaConnection } from "../../chroma/connection.js";
+import { prepareCorpusInWorker, type PreparedCorpus } from "./corpus-thread.js";
 import { lsaEmbedder, openAiEmbedder, type Embedder } from "./embedders.js";
 import { IndexFiles, type Manifest } from "./index-files.js";
-import { LsaModel, trainLsa } from "./lsa.js";
+import { LsaModel } from "./lsa.js";
 import { PassageRanker } from "./ranker.js";
 import { ClaimLostError, PassageStore } from "./store.js";
-import { CONCEPTS } from "./concepts.js";
-import { TITLES } from "./titles.js";
-import { tokenize } from "./tokenizer.js";
 import type { ChapterSource, Passage } from "./types.js";
-import { buildPassages, DEFAULT_WINDOWS } from "./windows.js";
+import { DEFAULT_WINDOWS } from "./windows.js";
+
+export type { PreparedCorpus } from "./corpus-thread.js";
 
 /** Bump when windows, tokens or vectors change meaning: the corpus hash then changes and re-indexes. */
 const INDEX_VERSION = 2;
@@ -43,26 +42,19 @@ export interface SearchIndex {
   mode: "warm" | "shared" | "reupload" | "ingest";
 }
 
-/** The corpus side of the index: pure CPU, so it can run while Chroma boots in its own process. */
-export interface PreparedCorpus {
-  passages: Passage[];
-  tokens: string[][];
-  ranker: PassageRanker;
-  corpusHash: string;
-}
-
-export function prepareCorpus(bible: ChapterSource): PreparedCorpus {
-  const passages = buildPassages(bible, TITLES, DEFAULT_WINDOWS, CONCEPTS.map((c) => c.entry));
-  const tokens = passages.map((p) => tokenize(p.text));
-  // Concept tags are keyword terms of the window that do not make it "longer" for BM25.
-  const keywordTokens = passages.map((p, i) => (p.tags ? [...tokens[i]!, ...tokenize(p.tags)] : tokens[i]!));
-  const ranker = new PassageRanker(passages, keywordTokens, tokens.map((t) => t.length));
-  return { passages, tokens, ranker, corpusHash: corpusHashOf(passages) };
+/**
+ * The corpus side of the index (windows, keyword ranker, corpus hash; LSA training and passage vectors
+ * on demand): pure CPU, run in a worker thread so requests keep being answered meanwhile, and so it can
+ * overlap Chroma's boot. The caller releases it once the index is built.
+ */
+export function prepareCorpus(bible: ChapterSource): Promise<PreparedCorpus> {
+  // The windows' ids, texts and tags are hashed after this: what else changes an index's meaning.
+  return prepareCorpusInWorker(bible, `v${INDEX_VERSION}:${DEFAULT_WINDOWS.size}:${DEFAULT_WINDOWS.stride}\n`);
 }
 
 export interface IndexOptions {
   bible: ChapterSource;
-  /** Already prepared from `bible` (start-up overlaps it with Chroma's boot). */
+  /** Already prepared from `bible` (start-up overlaps it with Chroma's boot); the caller releases it. */
   prepared?: PreparedCorpus;
   conn: ChromaConnection;
   dataDir: string;
@@ -80,23 +72,18 @@ function specOf(e: EmbedderConfig): string {
   return e.kind === "lsa" ? `lsa:${LSA.dim}:${LSA.seed}` : `openai:${e.baseURL}:${e.model}`;
 }
 
-function corpusHashOf(passages: readonly Passage[]): string {
-  const h = createHash("sha256").update(`v${INDEX_VERSION}:${DEFAULT_WINDOWS.size}:${DEFAULT_WINDOWS.stride}\n`);
-  for (const p of passages) h.update(`${p.id}\t${p.text}\t${p.tags ?? ""}\n`);
-  return h.digest("hex").slice(0, 16);
-}
-
-async function makeEmbedder(config: EmbedderConfig, tokens: readonly string[][], files: IndexFiles, corpusHash: string, train: boolean, log: IndexLogger) {
-  if (config.kind === "openai") return openAiEmbedder(config);
-  const file = `lsa-${corpusHash}.bin`;
+/** The embedder, and for LSA the serialized model too (the corpus worker embeds the passages with it). */
+async function makeEmbedder(config: EmbedderConfig, corpus: PreparedCorpus, files: IndexFiles, train: boolean, log: IndexLogger): Promise<{ embedder: Embedder; lsa?: Buffer }> {
+  if (config.kind === "openai") return { embedder: await openAiEmbedder(config) };
+  const file = `lsa-${corpus.corpusHash}.bin`;
   const saved = train ? undefined : files.readBuffer(file);
-  if (saved) return lsaEmbedder(LsaModel.deserialize(saved));
+  if (saved) return { embedder: lsaEmbedder(LsaModel.deserialize(saved)), lsa: saved };
   const started = Date.now();
-  log.info({ passages: tokens.length, dim: LSA.dim }, "search index: training LSA");
-  const model = trainLsa(tokens, LSA);
-  files.writeBuffer(file, model.serialize());
+  log.info({ passages: corpus.passages.length, dim: LSA.dim }, "search index: training LSA");
+  const { model, bytes } = await corpus.trainLsa(LSA);
+  files.writeBuffer(file, bytes);
   log.info({ ms: Date.now() - started, vocabulary: model.vocab.length }, "search index: LSA trained");
-  return lsaEmbedder(model);
+  return { embedder: lsaEmbedder(model), lsa: bytes };
 }
 
 /** How long a build claim lives without renewal before another replica takes the build over. */
@@ -108,9 +95,14 @@ export function collectionName(corpusHash: string, embedderId: string): string {
   return `${COLLECTION_PREFIX}${corpusHash.slice(0, 8)}-${embedderId}`.slice(0, 200);
 }
 
-/** The vectors of every passage, in passage order: the one place the index's embedding work is done. */
-export async function embedPassages(embedder: Embedder, passages: readonly Passage[], log: IndexLogger): Promise<Float32Array> {
+/**
+ * The vectors of every passage, in passage order: the one place the index's embedding work is done
+ * (LSA's in the corpus worker, an endpoint's over HTTP).
+ */
+export async function embedPassages(corpus: PreparedCorpus, embedder: Embedder, lsa: Buffer | undefined, log: IndexLogger): Promise<Float32Array> {
+  const { passages } = corpus;
   log.info({ passages: passages.length, embedder: embedder.id }, "search index: embedding passages");
+  if (lsa) return corpus.embedLsa(lsa);
   const list = await embedder.embedDocuments(
     passages.map((p) => p.text),
     (done) => log.info({ done, of: passages.length }, "search index: embedded"),
@@ -129,15 +121,24 @@ export async function embedPassages(embedder: Embedder, passages: readonly Passa
  * The service's first start and `npm run ingest:index` both run this.
  */
 export async function ensureIndex(options: IndexOptions): Promise<SearchIndex> {
-  const log = options.logger;
   const started = Date.now();
   const files = new IndexFiles(options.dataDir);
-  const { passages, tokens, ranker, corpusHash } = options.prepared ?? prepareCorpus(options.bible);
+  const corpus = options.prepared ?? (await prepareCorpus(options.bible));
+  try {
+    return await buildIndex(options, corpus, files, started);
+  } finally {
+    if (!options.prepared) await corpus.release();
+  }
+}
+
+async function buildIndex(options: IndexOptions, corpus: PreparedCorpus, files: IndexFiles, started: number): Promise<SearchIndex> {
+  const log = options.logger;
+  const { passages, ranker, corpusHash } = corpus;
   const spec = specOf(options.embedder);
   const prior = options.force ? undefined : files.readManifest();
   const priorValid = prior?.corpusHash === corpusHash && prior.embedderSpec === spec && prior.passages === passages.length;
 
-  const embedder = await makeEmbedder(options.embedder, tokens, files, corpusHash, !priorValid, log);
+  const { embedder, lsa } = await makeEmbedder(options.embedder, corpus, files, !priorValid, log);
   const collection = collectionName(corpusHash, embedder.id);
   const vectorsFile = `${collection}.f32`;
   const store = new PassageStore(options.conn, { name: collection, embedderId: embedder.id, corpusHash, dim: embedder.dim, indexVersion: INDEX_VERSION });
@@ -146,10 +147,16 @@ export async function ensureIndex(options: IndexOptions): Promise<SearchIndex> {
 
   const built = await acquireCollection(store, passages.length, options, async (claim) => {
     const fresh = !vectors;
-    vectors ??= await embedPassages(embedder, passages, log);
+    vectors ??= await embedPassages(corpus, embedder, lsa, log);
     if (fresh) files.writeVectors(vectorsFile, vectors);
     log.info({ collection, passages: passages.length, claim: claim.generation }, "search index: writing vectors to Chroma");
-    await store.build(passages, vectors, claim, (done) => log.info({ done, of: passages.length }, "search index: stored"));
+    let logged = 0;
+    await store.build(passages, vectors, claim, (done) => {
+      // A line every 2,000 or so: the store writes in smaller batches than are worth a line each.
+      if (done - logged < 2000 && done < passages.length) return;
+      logged = done;
+      log.info({ done, of: passages.length }, "search index: stored");
+    });
     return fresh ? "ingest" : "reupload";
   });
   let mode: SearchIndex["mode"] = built ?? "warm";

@@ -1,4 +1,4 @@
-import { Bm25Index, type SparseScores } from "./bm25.js";
+import { Bm25Index, type Bm25Data, type SparseScores } from "./bm25.js";
 import type { TitleMatch } from "./titles.js";
 import type { Passage } from "./types.js";
 
@@ -52,7 +52,8 @@ export class PassageRanker {
 
   constructor(
     readonly passages: readonly Passage[],
-    tokens: readonly (readonly string[])[],
+    /** The windows' keyword tokens, or a keyword index already built from them (Bm25Index.toData). */
+    tokens: readonly (readonly string[])[] | Bm25Data,
     /** Document lengths for BM25 when they differ from the token counts (concept tags do not count). */
     lengths?: readonly number[],
   ) {

@@ -74,6 +74,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
   let conn: ChromaConnection | undefined;
   let index: SearchIndex | undefined;
   let state: "starting" | "waiting for Chroma" | "indexing" | "ready" | "failed" = "starting";
+  let releaseCorpus = async () => {};
   let stopped = false;
   const log = options.logger;
   const lifecycle = { leaseMs: options.buildLeaseMs };
@@ -138,7 +139,10 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     booting.catch(() => undefined);
     // Let the caller finish starting (the HTTP server listens) before a second of corpus work.
     await new Promise((resolve) => setImmediate(resolve));
-    const prepared = prepareCorpus(bible);
+    // The corpus work runs in a worker thread while Chroma boots; requests are answered meanwhile.
+    const prepared = await prepareCorpus(bible);
+    releaseCorpus = prepared.release;
+    if (stopped) await prepared.release();
     // Direct-passage detection parses every query; build its parsers now, not on the first request.
     prepareReferences();
     const first = await retrying(() => {
@@ -155,7 +159,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     setState("indexing");
     const built = await retrying(() =>
       ensureIndex({ bible, prepared, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log, ...lifecycle }),
-    );
+    ).finally(prepared.release);
     index = built;
     // It just answered: search is ready now, not at the next heartbeat.
     c.markUp();
@@ -188,6 +192,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     embedded: () => embedded,
     async stop() {
       stopped = true;
+      await releaseCorpus();
       conn?.close();
       // One still booting is stopped once up, so it never outlives the service.
       await (embedded ?? (await startingEmbedded?.catch(() => undefined)))?.stop();

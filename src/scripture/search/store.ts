@@ -3,8 +3,11 @@ import type { HeldClaim } from "../../chroma/claim.js";
 import type { ChromaConnection } from "../../chroma/connection.js";
 import type { Passage } from "./types.js";
 
-/** Chroma's largest accepted batch is 5461 records; smaller batches also make progress visible. */
-const BATCH = 2000;
+/**
+ * Chroma's largest accepted batch is 5461 records. Smaller batches make progress visible, and each one's
+ * JSON is built on the event loop while the service answers requests: 500 keeps that to a few ms.
+ */
+const BATCH = 500;
 
 export interface CollectionInfo {
   name: string;

@@ -1,0 +1,95 @@
+/**
+ * The worker thread's side of corpus-thread.ts: cuts the Bible into windows, tokenizes them and builds the
+ * keyword index, then trains LSA and embeds the windows when asked. These are seconds of CPU that would
+ * otherwise stall every request the service answers during a first start.
+ */
+import { createHash } from "node:crypto";
+import { constants, setPriority } from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
+import { CONCEPTS } from "./concepts.js";
+import { lsaEmbedder } from "./embedders.js";
+import { Bm25Index, type Bm25Data } from "./bm25.js";
+import { LsaModel, trainLsa, type LsaOptions } from "./lsa.js";
+import { TITLES } from "./titles.js";
+import { tokenize } from "./tokenizer.js";
+import type { ChapterSource, Passage } from "./types.js";
+import { buildPassages, DEFAULT_WINDOWS } from "./windows.js";
+
+/** A chapter as plain data (a ChapterSource holds functions, which cannot cross to a thread). */
+export interface ChapterData {
+  book: string;
+  chapter: number;
+  superscription?: string;
+  verses: { verse: number; text: string }[];
+}
+
+export interface CorpusWorkerInput {
+  chapters: ChapterData[];
+  /** Hashed before the windows: what else makes an index differ (its version, the window sizes). */
+  hashSalt: string;
+}
+
+export type CorpusRequest = { type: "train"; options: LsaOptions } | { type: "embed"; model: Uint8Array };
+
+export type CorpusReply =
+  | { type: "prepared"; passages: Passage[]; bm25: Bm25Data; corpusHash: string }
+  | { type: "trained"; model: Uint8Array }
+  | { type: "embedded"; vectors: Float32Array }
+  | { type: "error"; message: string };
+
+function sourceOf(chapters: readonly ChapterData[]): ChapterSource {
+  const byKey = new Map(chapters.map((c) => [`${c.book}.${c.chapter}`, c]));
+  return { chapter: (book, chapter) => byKey.get(`${book}.${chapter}`) };
+}
+
+function corpusHashOf(salt: string, passages: readonly Passage[]): string {
+  const h = createHash("sha256").update(salt);
+  for (const p of passages) h.update(`${p.id}\t${p.text}\t${p.tags ?? ""}\n`);
+  return h.digest("hex").slice(0, 16);
+}
+
+function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
+  const passages = buildPassages(sourceOf(input.chapters), TITLES, DEFAULT_WINDOWS, CONCEPTS.map((c) => c.entry));
+  const tokens = passages.map((p) => tokenize(p.text));
+  // Concept tags are keyword terms of the window that do not make it "longer" for BM25.
+  const keywordTokens = passages.map((p, i) => (p.tags ? [...tokens[i]!, ...tokenize(p.tags)] : tokens[i]!));
+  const bm25 = new Bm25Index(keywordTokens, { lengths: tokens.map((t) => t.length) }).toData();
+  const prepared: CorpusReply = { type: "prepared", passages, bm25, corpusHash: corpusHashOf(input.hashSalt, passages) };
+  port.postMessage(prepared, [bm25.norms.buffer, bm25.idf.buffer, bm25.offsets.buffer, bm25.docs.buffer, bm25.tfs.buffer] as ArrayBuffer[]);
+
+  port.on("message", async (req: CorpusRequest) => {
+    try {
+      if (req.type === "train") {
+        const model = trainLsa(tokens, req.options).serialize();
+        port.postMessage({ type: "trained", model } satisfies CorpusReply);
+      } else {
+        const embedder = lsaEmbedder(LsaModel.deserialize(Buffer.from(req.model.buffer, req.model.byteOffset, req.model.byteLength)));
+        const list = await embedder.embedDocuments(passages.map((p) => p.text));
+        const vectors = new Float32Array(list.length * embedder.dim);
+        list.forEach((v, i) => vectors.set(v, i * embedder.dim));
+        port.postMessage({ type: "embedded", vectors } satisfies CorpusReply, [vectors.buffer as ArrayBuffer]);
+      }
+    } catch (err) {
+      port.postMessage({ type: "error", message: err instanceof Error ? err.message : String(err) } satisfies CorpusReply);
+    }
+  });
+}
+
+/**
+ * On Linux a nice value belongs to a thread, and setpriority(pid 0) sets the caller's: the build yields the
+ * cores to the thread that answers requests whenever both want one. Elsewhere it would lower the whole
+ * process, so it is left alone there.
+ */
+function yieldToRequests() {
+  if (process.platform !== "linux") return;
+  try {
+    setPriority(0, constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not permitted: the build runs at the service's priority, as before.
+  }
+}
+
+if (parentPort) {
+  yieldToRequests();
+  run(parentPort, workerData as CorpusWorkerInput);
+}
