@@ -4,7 +4,7 @@
  * decides only on text it can see, waiting when a later character could change the decision, so
  * the output cannot depend on how the text was chunked.
  */
-import { findReferences, readerPath, referencesInSegment, type ScriptureRef } from "./references.js";
+import { findReferences, parseBudget, type ParseBudget, readerPath, referencesInSegment, type ScriptureRef } from "./references.js";
 import { firstCandidate, isWordChar, segmentEnd } from "./reference-segments.js";
 import { type FenceMode, runLength, stepCode, stepFence, type TextMode, verbatim } from "./markdown-spans.js";
 import { DEFAULT_TRANSLATION_ID } from "./translations.js";
@@ -45,6 +45,7 @@ type Mode =
   | { kind: "code"; ticks: number }
   | FenceMode
   | { kind: "url" }
+  | { kind: "word" }
   | { kind: "destination"; depth: number };
 
 interface Step {
@@ -56,10 +57,10 @@ interface Step {
 const TEXT: Mode = { kind: "text" };
 const LINK_TEXT_LIMIT = 200;
 
-function convertSegment(text: string, end: number, startsMidWord: boolean, options: LinkOptions, linked: ScriptureRef[]): string {
+function convertSegment(text: string, end: number, startsMidWord: boolean, options: LinkOptions, linked: ScriptureRef[], budget: ParseBudget): string {
   let out = "";
   let cursor = 0;
-  for (const found of referencesInSegment(text, 0, end, startsMidWord)) {
+  for (const found of referencesInSegment(text, 0, end, startsMidWord, budget)) {
     linked.push(found.ref);
     out += `${text.slice(cursor, found.start)}[${found.text}](${readerUrl(found.ref, options)})`;
     cursor = found.end;
@@ -77,6 +78,13 @@ function stepDestination(text: string, depth: number): Step {
   return verbatim(text.length, text, { kind: "destination", depth });
 }
 
+// The rest of an overlong word (reference-segments.ts MAX_REFERENCE_WORD), copied as it streams.
+function stepWord(text: string): Step {
+  let end = 0;
+  while (end < text.length && isWordChar(text[end])) end++;
+  return end === text.length ? verbatim(end, text) : verbatim(end, text, TEXT);
+}
+
 function stepUrl(text: string): Step {
   const end = /[\s<>"`]/.exec(text);
   return end === null ? verbatim(text.length, text) : verbatim(end.index, text, TEXT);
@@ -84,7 +92,7 @@ function stepUrl(text: string): Step {
 
 // A markdown link, an image, a reference-style link or a link definition is copied as it is;
 // "[John 3:16]" alone becomes the link "[John 3:16](/read/JHN/3?verse=16)"; any other "[" is text.
-function stepBracket(text: string, final: boolean, options: LinkOptions, linked: ScriptureRef[]): Step | null {
+function stepBracket(text: string, final: boolean, options: LinkOptions, linked: ScriptureRef[], budget: ParseBudget): Step | null {
   const close = /[\]\n]/.exec(text.slice(1, LINK_TEXT_LIMIT + 1));
   // A "[" left open this long is prose, not link text: stop holding the answer back for it.
   if (close === null) return final || text.length > LINK_TEXT_LIMIT ? verbatim(1, text) : null;
@@ -100,7 +108,7 @@ function stepBracket(text: string, final: boolean, options: LinkOptions, linked:
     return final ? verbatim(text.length, text) : null;
   }
   const content = text.slice(1, k);
-  const refs = findReferences(content);
+  const refs = findReferences(content, budget);
   const only = refs[0];
   if (refs.length === 1 && only !== undefined && only.start === 0 && only.end === content.length) {
     linked.push(only.ref);
@@ -109,7 +117,7 @@ function stepBracket(text: string, final: boolean, options: LinkOptions, linked:
   return verbatim(1, text);
 }
 
-function stepText(text: string, final: boolean, atLineStart: boolean, midWord: boolean, options: LinkOptions, linked: ScriptureRef[]): Step | null {
+function stepText(text: string, final: boolean, atLineStart: boolean, midWord: boolean, options: LinkOptions, linked: ScriptureRef[], budget: ParseBudget): Step | null {
   if (atLineStart) {
     const fence = /^ {0,3}(`{3,}|~{3,})/.exec(text);
     if (fence !== null && (fence[0].length < text.length || final)) {
@@ -122,10 +130,10 @@ function stepText(text: string, final: boolean, atLineStart: boolean, midWord: b
     if (ticks === text.length && !final) return null;
     return verbatim(ticks, text, { kind: "code", ticks });
   }
-  if (text[0] === "[") return stepBracket(text, final, options, linked);
+  if (text[0] === "[") return stepBracket(text, final, options, linked, budget);
   const segment = segmentEnd(text, 0, final, midWord);
-  if (segment.verbatim) return verbatim(segment.end, text, segment.complete ? undefined : { kind: "url" });
-  if (segment.complete) return { consumed: segment.end, out: convertSegment(text, segment.end, midWord, options, linked) };
+  if (segment.verbatim) return verbatim(segment.end, text, segment.complete ? undefined : { kind: segment.word ? "word" : "url" });
+  if (segment.complete) return { consumed: segment.end, out: convertSegment(text, segment.end, midWord, options, linked, budget) };
   // The segment may still grow: send what precedes its first possible reference start now.
   const hold = firstCandidate(text, 0, text.length, true, true, midWord);
   if (hold === 0) return null;
@@ -138,14 +146,16 @@ export function createLinkStream(options: LinkOptions = {}): LinkStream {
   let atLineStart = true;
   let midWord = false;
   const linked: ScriptureRef[] = [];
+  let budget = parseBudget();
 
   function step(final: boolean): Step | null {
     switch (mode.kind) {
       case "code": return stepCode(pending, mode.ticks, final);
       case "fence": return stepFence(pending, mode);
       case "url": return stepUrl(pending);
+      case "word": return stepWord(pending);
       case "destination": return stepDestination(pending, mode.depth);
-      case "text": return stepText(pending, final, atLineStart, midWord, options, linked);
+      case "text": return stepText(pending, final, atLineStart, midWord, options, linked, budget);
     }
   }
 
@@ -179,6 +189,7 @@ export function createLinkStream(options: LinkOptions = {}): LinkStream {
       mode = TEXT;
       atLineStart = true;
       midWord = false;
+      budget = parseBudget();
       return out;
     },
     get held() {

@@ -8,6 +8,7 @@ import * as en from "bible-passage-reference-parser/esm/lang/en.js";
 import * as es from "bible-passage-reference-parser/esm/lang/es.js";
 import { ALL_BOOKS, bookById, findBook, isValidRef, normalizeBookName, verseCount, type Book } from "./books.js";
 import { isCandidateWord, isWordChar } from "./reference-segments.js";
+import { foldMarks } from "../unicode.js";
 
 /** A passage; book is a USFM id. Without verseStart it is the whole chapter (or chapters). */
 export interface ScriptureRef {
@@ -281,7 +282,7 @@ function run(lang: "en" | "es", text: string, mode: ParseMode): Reading {
   return { found: accept(text, entities, mode), spans: entities.map((entity) => entity.indices) };
 }
 
-const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+const fold = (word: string) => foldMarks(word).toLowerCase();
 const firstWord = (label: string) => fold(label).split(/[\s.]+/)[0] ?? "";
 const ENGLISH_FIRST = new Set(ALL_BOOKS.flatMap((book) => [book.name, book.osis].map(firstWord)));
 // Words that open only a Spanish name ("Juan", "Hechos"): such a text is read in Spanish first.
@@ -321,9 +322,19 @@ function readReferences(input: string, mode: ParseMode): FoundReference[] {
 }
 
 // A parse costs about 0.3 ms, mostly fixed per call, and answers keep citing the same few
-// passages; results are frozen so the memo cannot be changed through them.
+// passages; results are frozen so the memo cannot be changed through them. Bounded in bytes, not only in
+// entries: an entry costs its key (two bytes a character) and its results (about 200 bytes each).
 const MEMO_LIMIT = 4096;
-const memo = new Map<string, readonly FoundReference[]>();
+export const MEMO_BYTES = 2 * 1024 * 1024;
+const ENTRY_OVERHEAD = 100;
+const RESULT_BYTES = 200;
+const memo = new Map<string, { found: readonly FoundReference[]; bytes: number }>();
+let memoBytes = 0;
+
+/** What the memo holds now (tests and docs/reliability.md). */
+export function memoSize(): { entries: number; bytes: number } {
+  return { entries: memo.size, bytes: memoBytes };
+}
 
 /**
  * Every reference in `input` (one segment of prose, or a whole query), in order, none overlapping.
@@ -332,10 +343,18 @@ const memo = new Map<string, readonly FoundReference[]>();
 export function parseReferences(input: string, mode: ParseMode): readonly FoundReference[] {
   const key = `${mode}\u0000${input}`;
   const known = memo.get(key);
-  if (known !== undefined) return known;
+  if (known !== undefined) return known.found;
   const found = Object.freeze(readReferences(input, mode).map((item) => Object.freeze({ ...item, ref: Object.freeze(item.ref) })));
-  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
-  memo.set(key, found);
+  const bytes = ENTRY_OVERHEAD + 2 * key.length + RESULT_BYTES * found.length;
+  // One text too large for the memo is not kept; otherwise the oldest entries make room.
+  if (bytes > MEMO_BYTES / 16) return found;
+  while (memo.size > 0 && (memo.size >= MEMO_LIMIT || memoBytes + bytes > MEMO_BYTES)) {
+    const oldest = memo.keys().next().value as string;
+    memoBytes -= memo.get(oldest)!.bytes;
+    memo.delete(oldest);
+  }
+  memo.set(key, { found, bytes });
+  memoBytes += bytes;
   return found;
 }
 
