@@ -43,3 +43,17 @@ export function fits(text: string, limit: TextLimit): boolean {
 export function boundedText(limit: TextLimit, param: string) {
   return z.string().max(TEXT_LIMITS[limit], { error: () => tooLongMessage(param, limit) });
 }
+
+/**
+ * The text cut to its cap at a word boundary (or at the cap, never inside a surrogate pair), for text the
+ * service itself passes on: the prefetched search of a chat message asks with its first words.
+ */
+export function clipText(text: string, limit: TextLimit): string {
+  const max = TEXT_LIMITS[limit];
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  const space = text.lastIndexOf(" ", end);
+  return text.slice(0, space > max / 2 ? space : end).trimEnd();
+}

@@ -4,6 +4,7 @@ import { runKey, type ChatRunConfig, type ChatContext } from "./configuration.js
 import type { ChatDeps, PassageRef } from "./deps.js";
 import { userTexts } from "./messages.js";
 import { createTools } from "./tools/index.js";
+import { clipText } from "../../src/limits.js";
 
 /**
  * The first agent call should not have to ask for scripture: before it, the service runs its own
@@ -91,7 +92,8 @@ export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatConte
     calls.push({ name: "lookup_passage", args: { reference } });
   }
   // The passages named come first (what the question is about), then the search for the question.
-  if (!whole) calls.push({ name: "search_scripture", args: { query: searchQuery(messages) } });
+  // A long message is searched by its opening words: the tool takes a query of TEXT_LIMITS.query at most.
+  if (!whole) calls.push({ name: "search_scripture", args: { query: clipText(searchQuery(messages), "query") } });
   return calls;
 }
 
