@@ -81,7 +81,8 @@ export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatConte
   const fromRequest = requestPassage(ctx);
   if (fromRequest) refs.push(fromRequest);
   const whole = deps.references.parsePassageQuery(last);
-  const named = whole ? [whole] : (deps.references.findReferences?.(last) ?? []).map((f) => f.ref);
+  // The references a long message names are looked for in its opening words, as its search is.
+  const named = whole ? [whole] : (deps.references.findReferences?.(clipText(last, "query")) ?? []).map((f) => f.ref);
   refs.push(...named.slice(0, MAX_LOOKUPS));
   const seen = new Set<string>();
   const calls: PrefetchCall[] = [];

@@ -195,6 +195,9 @@ function renumber(entity: Entity, book: Book): { book: Book; start: Point; end: 
 }
 
 function toRef(entity: Entity, found: Book): ScriptureRef | undefined {
+  // A range across books ("John 3:16-Romans 3:23") is no passage of one book: read as one it would be cut
+  // to another passage (John 3:16-23). Callers refuse it by name (crossBookRange).
+  if (BY_OSIS.get(entity.end.b) !== BY_OSIS.get(entity.start.b)) return undefined;
   const renumbered = renumber(entity, found);
   if (renumbered === undefined) return undefined;
   const { book, start, end } = renumbered;
@@ -319,6 +322,23 @@ function readReferences(input: string, mode: ParseMode): FoundReference[] {
     kept.push({ ref: found.ref, start: found.start, end: found.end, text: input.slice(found.start, found.end) });
   }
   return kept;
+}
+
+/**
+ * The two books of the first range across books in a query ("John 3:16-Romans 3:23" -> John, Romans), so
+ * callers can say why it is not read; undefined when there is none.
+ */
+export function crossBookRange(query: string): { from: Book; to: Book } | undefined {
+  for (const lang of ["en", "es"] as const) {
+    const parser = parserFor(lang, "query");
+    parser.parse(query.replace(ODD_DASHES, "-"));
+    for (const entity of parser.parsed_entities() as Entity[]) {
+      const from = BY_OSIS.get(entity.start.b);
+      const to = BY_OSIS.get(entity.end.b);
+      if (from !== undefined && to !== undefined && from !== to) return { from, to };
+    }
+  }
+  return undefined;
 }
 
 // A parse costs about 0.3 ms, mostly fixed per call, and answers keep citing the same few

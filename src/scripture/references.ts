@@ -4,7 +4,7 @@
  */
 import { fits } from "../limits.js";
 import { bookById } from "./books.js";
-import { parseReferences, prepareParsers, type FoundReference, type ScriptureRef } from "./reference-parser.js";
+import { crossBookRange as crossBookRangeIn, parseReferences, prepareParsers, type FoundReference, type ScriptureRef } from "./reference-parser.js";
 import { firstCandidate, mayHoldReference, segmentEnd } from "./reference-segments.js";
 
 export type { FoundReference, ScriptureRef } from "./reference-parser.js";
@@ -89,6 +89,18 @@ export function parsePassageQuery(query: string): ScriptureRef | null {
     cursor = item.end;
   }
   return QUERY_FILLER.test(query.slice(cursor)) ? { ...first.ref } : null;
+}
+
+/**
+ * When the query names a range across books ("John 3:16-Romans 3:23", "Genesis 1:1-Revelation 22:21"),
+ * the sentence that refuses it; undefined otherwise. Such a range is never read as a passage of its first
+ * book (that would silently serve another passage).
+ */
+export function crossBookProblem(query: string): string | undefined {
+  if (!fits(query, "reference") || !mayHoldReference(query, 0, query.length)) return undefined;
+  const range = crossBookRangeIn(query);
+  if (range === undefined) return undefined;
+  return `"${query.trim()}" runs from ${range.from.name} into ${range.to.name}; a passage stays within one book. Ask for each book's part separately (for example the end of ${range.from.name}, then the start of ${range.to.name}).`;
 }
 
 function bookName(ref: ScriptureRef, lang: Lang): string {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { findBook, type Testament } from "../../scripture/books.js";
+import { crossBookProblem } from "../../scripture/references.js";
 import { invalidParameter, invalidRequest } from "../../errors.js";
 import { DEFAULT_TRANSLATION_ID } from "../../scripture/translations.js";
 import type { SearchRequest } from "../../scripture/search/search.js";
@@ -107,6 +108,8 @@ export function parseSearchRequest(raw: Raw, queryParam: QueryName, bibleIds: re
   }
   if (typeof q !== "string") throw invalidRequest(`'${name}' must be a string.`, name);
   if (!fits(q, "query")) throw invalidParameter(tooLongMessage(name, "query", q.length), name);
+  const crossBook = crossBookProblem(q);
+  if (crossBook !== undefined) throw invalidParameter(crossBook, name);
 
   const bibleId = optionalString(raw, "bible_id", "name") ?? DEFAULT_TRANSLATION_ID;
   if (!bibleIds.includes(bibleId)) {
