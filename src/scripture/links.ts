@@ -68,10 +68,12 @@ function convertSegment(text: string, end: number, startsMidWord: boolean, optio
   return out + text.slice(cursor, end);
 }
 
-// The "(...)" of a markdown link, copied up to its closing parenthesis or the end of the line.
+// The "(...)" of a markdown link, copied up to its closing parenthesis or the end of the line. A "["
+// inside goes back to text, where its own link is checked: if the outer link does not hold, a renderer
+// reads the inner one.
 function stepDestination(text: string, depth: number): Step {
   for (let i = 0; i < text.length; i++) {
-    if (text[i] === "\n") return verbatim(i, text, TEXT);
+    if (text[i] === "\n" || text[i] === "[") return verbatim(i, text, TEXT);
     if (text[i] === "(") depth++;
     else if (text[i] === ")" && --depth === 0) return verbatim(i + 1, text, TEXT);
   }
@@ -90,7 +92,40 @@ function stepUrl(text: string): Step {
   return end === null ? verbatim(text.length, text) : verbatim(end.index, text, TEXT);
 }
 
-// A markdown link, an image, a reference-style link or a link definition is copied as it is;
+// Where a link in an answer may point: the reader, an http(s) address, or a relative one (which resolves
+// on the page's own http(s) origin). Clients render the answer's markdown, so a model-written
+// "javascript:" or "data:" link would run or load in the reader's page: any other scheme stays text.
+const DESTINATION_LEAD = /^[ \t]*<?/;
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]{0,31}):/;
+const SCHEME_SO_FAR = /^[A-Za-z][A-Za-z0-9+.-]{0,31}$/;
+
+/** Whether a link destination is safe; "unknown" while more text could still decide it. */
+function safeDestination(rest: string, final: boolean): "yes" | "no" | "unknown" {
+  const lead = DESTINATION_LEAD.exec(rest)![0].length;
+  const head = rest.slice(lead, lead + 34);
+  const scheme = SCHEME.exec(head);
+  if (scheme !== null) return /^https?$/i.test(scheme[1]!) ? "yes" : "no";
+  const open = !final && lead + head.length === rest.length && lead < 16;
+  return open && (head === "" || SCHEME_SO_FAR.test(head)) ? "unknown" : "yes";
+}
+
+// CommonMark's autolink "<scheme:...>": one of another scheme than http(s) stays text ("\<javascript:...>").
+const AUTOLINK_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]{1,31}:/;
+const AUTOLINK_LIMIT = 300;
+
+function stepAngle(text: string, final: boolean): Step | null | undefined {
+  const end = /[\s<>]/.exec(text.slice(1, AUTOLINK_LIMIT));
+  if (end === null) return !final && text.length < AUTOLINK_LIMIT ? null : undefined;
+  if (text[1 + end.index] !== ">") return undefined;
+  const inner = text.slice(1, 1 + end.index);
+  return AUTOLINK_SCHEME.test(inner) && !/^https?:/i.test(inner) ? { consumed: 1, out: "\\<" } : undefined;
+}
+
+// A link whose destination is not safe stays text: its "[" is escaped, so no renderer reads a link.
+const ESCAPED_BRACKET: Step = { consumed: 1, out: "\\[" };
+
+// A markdown link, an image, a reference-style link or a link definition is copied as it is when it
+// points at the reader or an http(s) address, else it stays text;
 // "[John 3:16]" alone becomes the link "[John 3:16](/read/JHN/3?verse=16)"; any other "[" is text.
 function stepBracket(text: string, final: boolean, options: LinkOptions, linked: ScriptureRef[], budget: ParseBudget): Step | null {
   const close = /[\]\n]/.exec(text.slice(1, LINK_TEXT_LIMIT + 1));
@@ -100,6 +135,11 @@ function stepBracket(text: string, final: boolean, options: LinkOptions, linked:
   if (text[k] === "\n") return verbatim(1, text);
   if (k + 1 === text.length && !final) return null;
   const after = text[k + 1];
+  if (after === "(" || after === ":") {
+    const safe = safeDestination(text.slice(k + 2), final);
+    if (safe === "unknown") return null;
+    if (safe === "no") return ESCAPED_BRACKET;
+  }
   if (after === "(") return verbatim(k + 2, text, { kind: "destination", depth: 1 });
   if (after === "[") return verbatim(k + 1, text);
   if (after === ":") {
@@ -131,6 +171,10 @@ function stepText(text: string, final: boolean, atLineStart: boolean, midWord: b
     return verbatim(ticks, text, { kind: "code", ticks });
   }
   if (text[0] === "[") return stepBracket(text, final, options, linked, budget);
+  if (text[0] === "<") {
+    const angle = stepAngle(text, final);
+    if (angle !== undefined) return angle;
+  }
   const segment = segmentEnd(text, 0, final, midWord);
   if (segment.verbatim) return verbatim(segment.end, text, segment.complete ? undefined : { kind: segment.word ? "word" : "url" });
   if (segment.complete) return { consumed: segment.end, out: convertSegment(text, segment.end, midWord, options, linked, budget) };
