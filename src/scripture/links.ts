@@ -139,6 +139,8 @@ function stepBracket(text: string, final: boolean, options: LinkOptions, linked:
     const safe = safeDestination(text.slice(k + 2), final);
     if (safe === "unknown") return null;
     if (safe === "no") return ESCAPED_BRACKET;
+    // Link text holding a "[" or "<" is read step by step, so a link or autolink inside it is checked too.
+    if (/[[<]/.test(text.slice(1, k))) return verbatim(1, text);
   }
   if (after === "(") return verbatim(k + 2, text, { kind: "destination", depth: 1 });
   if (after === "[") return verbatim(k + 1, text);

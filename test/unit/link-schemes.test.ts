@@ -50,7 +50,7 @@ describe("links in an answer point only at the reader or at http(s) addresses", 
         expect(streamed(answer, cuts)).toBe(convertLinks(answer));
         expect(convertLinks(answer)).not.toMatch(UNSAFE_LINK);
       }),
-      { numRuns: 200 },
+      { numRuns: 500 },
     );
   });
 });
