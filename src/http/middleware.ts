@@ -1,11 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../logger.js";
+import { bearerToken, keyRedactor, REDACTED, type KeyRedactor } from "./key-redaction.js";
 
 declare module "express-serve-static-core" {
   interface Request {
     id: string;
     log: Logger;
+    /** req.path with anything shaped like a key redacted: the only form of the path logs and messages use. */
+    safePath: string;
+    /** The text with anything shaped like a key (this caller's included) redacted, for messages that quote the request. */
+    redactKeys(text: string): string;
   }
 }
 
@@ -20,10 +25,14 @@ const PROBES = new Set(["/healthz", "/readyz"]);
  * envelope's `code` when the status is 4xx or 5xx. Headers are never logged: the caller's Authorization
  * header holds their provider key.
  */
-export function requestContext(logger: Logger) {
+export function requestContext(logger: Logger, redact: KeyRedactor = keyRedactor()) {
   return (req: Request, res: Response, next: NextFunction) => {
+    const callerKey = bearerToken(req.get("authorization"));
     const given = req.get("x-request-id");
-    req.id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    // A caller's id that holds a key is not taken: it would be logged with every line and sent back.
+    req.id = given && REQUEST_ID.test(given) && !redact(given, callerKey).includes(REDACTED) ? given : randomUUID();
+    req.redactKeys = (text) => redact(text, callerKey);
+    req.safePath = req.redactKeys(req.path);
     req.log = logger.child({ requestId: req.id });
     res.setHeader("X-Request-Id", req.id);
     const started = process.hrtime.bigint();
@@ -38,7 +47,7 @@ export function requestContext(logger: Logger) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const line = {
         method: req.method,
-        path: req.path,
+        path: req.safePath,
         status: res.statusCode,
         ...(res.statusCode >= 400 && typeof code === "string" ? { code } : {}),
         ms: Math.round(ms * 10) / 10,
