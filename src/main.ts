@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import { embeddedChromaPath, startEmbeddedChroma } from "./chroma/embedded.js";
 import { loadConfigOrExit } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
-import { applyServerTimeouts } from "./http/server-timeouts.js";
+import { createHttpServer } from "./http/server-timeouts.js";
 import { watchParent } from "./lifecycle/parent-watch.js";
 import type { Services } from "./services.js";
 
@@ -35,7 +35,8 @@ async function main() {
   }
 
   const app = createApp(services.app);
-  const server = applyServerTimeouts(app.listen(config.port, config.host));
+  const server = createHttpServer(app);
+  server.listen(config.port, config.host);
   server.on("listening", () => {
     const addr = server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.port;
