@@ -57,6 +57,8 @@ const EnvSchema = z.object({
   CORS_ORIGINS: z.string().default("*"),
   RATE_LIMIT_PER_MINUTE: intFrom(0, 0, 1_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
+  // The most one chat request may take, start to end, streamed or not (docs/reliability.md).
+  REQUEST_DEADLINE_MS: intFrom(180_000, 1_000, 3_600_000),
   TRUST_PROXY: bool(false),
   // Makes reader links absolute (answers, citations, search results) for chat apps on another domain.
   PUBLIC_BASE_URL: url.optional(),
@@ -94,6 +96,8 @@ export type Config = {
   corsOrigins: string;
   rateLimitPerMinute: number;
   shutdownTimeoutMs: number;
+  /** REQUEST_DEADLINE_MS: one chat request's whole time; past it the caller gets a request_timeout error. */
+  requestDeadlineMs: number;
   trustProxy: boolean;
   /** PUBLIC_BASE_URL without a trailing slash; unset: links stay root-relative ("/read/JHN/3"). */
   publicBaseUrl: string | undefined;
@@ -201,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins: e.CORS_ORIGINS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    requestDeadlineMs: e.REQUEST_DEADLINE_MS,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ""),
     studioApiKey: e.STUDIO_API_KEY,

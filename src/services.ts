@@ -4,6 +4,7 @@ import type { AppDeps } from "./app.js";
 import type { EmbeddedChroma } from "./chroma/embedded.js";
 import type { Config } from "./config.js";
 import { chatRouter } from "./http/chat/route.js";
+import { createInFlight, type InFlight } from "./http/in-flight.js";
 import { mcpRouter } from "./http/mcp/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
 import { pagesRouter } from "./http/pages/route.js";
@@ -25,6 +26,8 @@ export interface Services {
   metrics: Metrics;
   /** What the MCP server reads (the chat runtime's search, corpus and study data): /mcp and the stdio entry. */
   mcp: McpDeps;
+  /** The chat requests in flight, each under REQUEST_DEADLINE_MS; the shutdown ends those still open. */
+  inFlight: InFlight;
   /** Stops what the services started (the embedded Chroma). */
   stop(): Promise<void>;
 }
@@ -69,9 +72,10 @@ export function buildServices(
     publicBaseUrl: config.publicBaseUrl,
     indexed: search.indexed,
   };
+  const inFlight = createInFlight(config.requestDeadlineMs);
   const routers: Router[] = [
     searchRouter(search.search, translationIds),
-    chatRouter({ run: chat.run, catalog: chat.catalog, config }),
+    chatRouter({ run: chat.run, catalog: chat.catalog, config, inFlight }),
     pagesRouter({ bibles, providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }),
     studyRouter({ study, bibles, baseUrl: config.publicBaseUrl }),
     mcpRouter(mcp),
@@ -94,5 +98,5 @@ export function buildServices(
     metrics,
     ...(opts.isDraining ? { isDraining: opts.isDraining } : {}),
   };
-  return { app, search, metrics, mcp, stop: () => search.stop() };
+  return { app, search, metrics, mcp, inFlight, stop: () => search.stop() };
 }

@@ -45,11 +45,16 @@ export function requestContext(logger: Logger, redact: KeyRedactor = keyRedactor
     };
     res.on("close", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // What the client really got: no status line at all is 499 (nginx's "client closed request"), not
+      // the 200 Node presets; a stream that ended in an error event carries that error's code.
+      const status = res.headersSent ? res.statusCode : 499;
+      const streamCode: unknown = res.locals.errorCode;
       const line = {
         method: req.method,
         path: req.safePath,
-        status: res.statusCode,
-        ...(res.statusCode >= 400 && typeof code === "string" ? { code } : {}),
+        status,
+        ...(status >= 400 && typeof code === "string" ? { code } : {}),
+        ...(status < 400 && typeof streamCode === "string" ? { code: streamCode } : {}),
         ms: Math.round(ms * 10) / 10,
         aborted: !res.writableFinished,
       };

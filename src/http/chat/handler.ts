@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { ChatOutcome, RequestCatalog } from "../../../graphs/chat/contract.js";
 import type { RunChat } from "../../../graphs/chat/runtime.js";
 import { AppError, errorBody, toAppError } from "../../errors.js";
+import { endedError, RequestEnded, type InFlight } from "../in-flight.js";
 import { startSse, type SseWriter } from "../sse.js";
 import { readRequestKey } from "./auth.js";
 import { toHttpError } from "./errors.js";
@@ -13,6 +14,7 @@ export interface ChatHandlerDeps {
   run: RunChat;
   catalog: RequestCatalog;
   defaults: ChatDefaults;
+  inFlight?: InFlight;
 }
 
 const FILTER_MESSAGE = "Your input was rejected as invalid or inappropriate for this service.";
@@ -104,9 +106,13 @@ async function stream(req: Request, res: Response, deps: ChatHandlerDeps, parsed
     if (includeUsage) sse!.send(usageChunkBody(meta, outcome.usage));
     sse!.done();
   } catch (err) {
-    if (!sse || signal.aborted) throw err;
-    const appErr = toAppError(toHttpError(withoutKey(err, ctx.apiKey)));
-    if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, "chat stream failed");
+    const ended = signal.reason instanceof RequestEnded ? signal.reason : undefined;
+    if (!sse || (signal.aborted && !ended)) throw err;
+    // The deadline or the shutdown ended an open stream: the caller still gets an error event and [DONE].
+    const appErr = ended ? endedError(ended) : toAppError(toHttpError(withoutKey(err, ctx.apiKey)));
+    res.locals.errorCode = appErr.code;
+    if (ended) req.log.warn({ code: appErr.code }, "chat stream ended by the service");
+    else if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, "chat stream failed");
     else req.log.debug({ code: appErr.code }, "chat stream rejected");
     sse.send(errorBody(appErr));
     sse.done();
@@ -128,6 +134,7 @@ export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
     }
     const { apiKey } = parsed.ctx;
     const abort = new AbortController();
+    const ticket = deps.inFlight?.track(abort);
     // res "close" (not req "close", which fires once the body is read) means the client is gone.
     const onClose = () => {
       if (!res.writableFinished) abort.abort(new ClientGone("client closed the connection"));
@@ -136,12 +143,20 @@ export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
     try {
       await (parsed.stream ? stream : complete)(req, res, deps, parsed, abort.signal);
     } catch (err) {
+      const reason: unknown = abort.signal.reason;
+      if (reason instanceof RequestEnded) {
+        req.log.warn({ reason: reason.kind }, reason.kind === "deadline" ? "chat stopped at the request deadline" : "chat ended by the shutdown");
+        if (!res.headersSent) next(endedError(reason));
+        else res.end();
+        return;
+      }
       if (abort.signal.aborted) {
         req.log.debug("chat aborted: client closed the connection");
         return;
       }
       next(toHttpError(withoutKey(err, apiKey)));
     } finally {
+      ticket?.finish();
       res.off("close", onClose);
     }
   };
