@@ -37,16 +37,23 @@ export function rateLimit(options: RateLimitOptions) {
     counts.set(ip, count);
     res.setHeader("X-RateLimit-Limit", String(options.perMinute));
     res.setHeader("X-RateLimit-Remaining", String(Math.max(0, options.perMinute - count)));
-    if (count <= options.perMinute) return next();
     const retryAfter = Math.max(1, Math.ceil(((current + 1) * WINDOW_MS - t) / 1000));
-    next(
+    const limited = () =>
       new AppError({
         status: 429,
         type: "invalid_request_error",
         code: "rate_limited",
         message: `Too many requests from this address: the limit is ${options.perMinute} a minute. Retry in ${retryAfter} s.`,
         headers: { "Retry-After": String(retryAfter) },
-      }),
-    );
+      });
+    // A request that carries several calls (an MCP batch) is charged for each: the error when over, else undefined.
+    res.locals.chargeRateLimit = (extra: number): AppError | undefined => {
+      const total = (counts.get(ip) ?? 0) + extra;
+      counts.set(ip, total);
+      res.setHeader("X-RateLimit-Remaining", String(Math.max(0, options.perMinute - total)));
+      return total <= options.perMinute ? undefined : limited();
+    };
+    if (count <= options.perMinute) return next();
+    next(limited());
   };
 }
