@@ -81,8 +81,10 @@ export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatConte
   const fromRequest = requestPassage(ctx);
   if (fromRequest) refs.push(fromRequest);
   const whole = deps.references.parsePassageQuery(last);
-  // The references a long message names are looked for in its opening words, as its search is.
-  const named = whole ? [whole] : (deps.references.findReferences?.(clipText(last, "query")) ?? []).map((f) => f.ref);
+  // The references a message names are looked for in its opening TEXT_LIMITS.reference characters: the
+  // parser costs about 0.1 ms a character on text dense with references, and this runs before any
+  // provider has accepted the caller's key. The agent looks up the rest itself.
+  const named = whole ? [whole] : (deps.references.findReferences?.(clipText(last, "reference")) ?? []).map((f) => f.ref);
   refs.push(...named.slice(0, MAX_LOOKUPS));
   const seen = new Set<string>();
   const calls: PrefetchCall[] = [];
