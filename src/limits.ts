@@ -15,6 +15,8 @@ export const TEXT_LIMITS = {
   reference: 200,
   /** A search query (HTTP `q`/`query`, MCP and agent search tools): a question or a pasted verse, not a chapter. */
   query: 1000,
+  /** Topic words for Nave's topics (HTTP `/v1/topics?q=`, the `topics` tool): a subject, not a question. */
+  topic: 200,
   /** One word or Strong's number of a word study ("created", "G5368"). */
   word: 64,
   /** One chat message and `system_instructions`: about 5k tokens, room for a long pasted passage, not for a book. */

@@ -46,3 +46,21 @@ describe("every text is checked against its cap before any work on it", () => {
     expect(svc.provider.requests.length).toBe(before);
   });
 });
+
+describe("the study endpoints refuse over-long or cross-book references instead of cutting them", () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startService({});
+  });
+  afterAll(async () => svc?.close());
+
+  it.each([
+    ["/v1/passage", "ref", `John 3:16${", 17".repeat(60)}`, "too long"],
+    ["/v1/passage", "ref", "John 3:16-Romans 3:23", "from John into Romans"],
+    ["/v1/topics", "q", "anger ".repeat(40), "too long"],
+  ])("when %s gets %s over its cap or across books, then 400 names the parameter", async (path, param, value, says) => {
+    const res = await fetch(`${svc.url}${path}?${param}=${encodeURIComponent(value)}`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { param, message: expect.stringContaining(says) } });
+  });
+});

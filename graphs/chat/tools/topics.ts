@@ -20,7 +20,7 @@ export const TOPICS_DESCRIPTION =
   "Nave's Topical Bible: the passages on a topic across the whole Bible (e.g. anger, forgiveness, the Sabbath), grouped as Nave grouped them, or the topics a verse belongs to.";
 
 export const TOPICS_SCHEMA = z.object({
-  topic: boundedText("query", "topic").optional().describe('Topic words: "anger", "prayer", "Sabbath".'),
+  topic: boundedText("topic", "topic").optional().describe('Topic words: "anger", "prayer", "Sabbath".'),
   reference: boundedText("reference", "reference").optional().describe('Instead: a verse whose topics you want, "Proverbs 15:1".'),
 });
 
