@@ -3,12 +3,12 @@
  * parts of a request that are (the path in the access line and in 404 messages, the caller's
  * X-Request-Id) lose anything shaped like a key first. Shaped like a key: the caller's own bearer token,
  * a token that starts with a configured key prefix (API_KEY_PREFIXES, PROVIDER_<NAME>_KEY_PREFIXES, the
- * spec's `sk-`), or any run of 24 or more letters, digits and underscores (no id, slug or reference of
- * ours is that long; keys of every provider are).
+ * spec's `sk-`), or any run of 40 or more letters, digits and underscores (no id, slug or reference of
+ * ours is that long, nor a 32-hex trace id or a ULID a caller may send as X-Request-Id; keys are).
  */
 export const REDACTED = "[redacted]";
 
-const LONG_TOKEN = "[A-Za-z0-9_]{24,}";
+const LONG_TOKEN = "[A-Za-z0-9_]{40,}";
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export type KeyRedactor = (text: string, callerKey?: string) => string;

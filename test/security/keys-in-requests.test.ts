@@ -6,8 +6,9 @@ import { startService, type RunningService } from "../helpers/service.js";
  * Authorization header of a route that takes none) never reaches a log line, nor comes back in an id or
  * an error message. The run-wide capture (capture-setup.ts) scans every log line for these keys too.
  */
-const KEY = "sk-proj-keysinrequests0123456789abcdef";
-const GROQ = "gsk_keysinrequestsABCDEFGHIJKLMNOP0123";
+// As long as real keys are (OpenAI's project keys run past 100 characters, Groq's are 56).
+const KEY = "sk-proj-keysinrequests0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH";
+const GROQ = "gsk_keysinrequestsABCDEFGHIJKLMNOP0123456789abcdefghijklm";
 
 describe("keys anywhere in a request stay out of the logs", () => {
   let svc: RunningService;
@@ -38,12 +39,12 @@ describe("keys anywhere in a request stay out of the logs", () => {
     expect(logged()).not.toContain(GROQ);
   });
 
-  it("when a request id is sane, then it is kept and logged", async () => {
-    const res = await fetch(`${svc.url}/v1/models`, { headers: { "X-Request-Id": "trace-42.a:b" } });
+  it.each(["trace-42.a:b", "4bf92f3577b34da6a3ce929d0e0e4736", "01HZX3K4M5N6P7Q8R9S0T1U2V3"])("when a request id is sane (%s), then it is kept and logged", async (id) => {
+    const res = await fetch(`${svc.url}/v1/models`, { headers: { "X-Request-Id": id } });
     await res.text();
-    expect(res.headers.get("x-request-id")).toBe("trace-42.a:b");
+    expect(res.headers.get("x-request-id")).toBe(id);
     await new Promise((r) => setTimeout(r, 20));
-    expect(logged()).toContain('"requestId":"trace-42.a:b"');
+    expect(logged()).toContain(`"requestId":"${id}"`);
   });
 
   it("when a key is in the path of a reader page, then the access line does not hold it", async () => {
