@@ -6,7 +6,7 @@
  */
 import { findReferences, parseBudget, type ParseBudget, readerPath, referencesInSegment, type ScriptureRef } from "./references.js";
 import { firstCandidate, isWordChar, segmentEnd } from "./reference-segments.js";
-import { type FenceMode, runLength, stepCode, stepFence, type TextMode, verbatim } from "./markdown-spans.js";
+import { type FenceMode, longMarkerRun, type MarkerRunMode, runLength, stepCode, stepFence, stepMarkerRun, type TextMode, verbatim } from "./markdown-spans.js";
 import { DEFAULT_TRANSLATION_ID } from "./translations.js";
 
 /** Where reader links point. The one place reader URLs are built: answers, citations, search results. */
@@ -46,6 +46,7 @@ type Mode =
   | FenceMode
   | { kind: "url" }
   | { kind: "word" }
+  | MarkerRunMode
   | { kind: "destination"; depth: number };
 
 interface Step {
@@ -160,6 +161,8 @@ function stepBracket(text: string, final: boolean, options: LinkOptions, linked:
 }
 
 function stepText(text: string, final: boolean, atLineStart: boolean, midWord: boolean, options: LinkOptions, linked: ScriptureRef[], budget: ParseBudget): Step | null {
+  const run = longMarkerRun(text, atLineStart);
+  if (run >= 0) return verbatim(run, text, { kind: "run", ch: text[run] as string });
   if (atLineStart) {
     const fence = /^ {0,3}(`{3,}|~{3,})/.exec(text);
     if (fence !== null && (fence[0].length < text.length || final)) {
@@ -200,6 +203,7 @@ export function createLinkStream(options: LinkOptions = {}): LinkStream {
       case "fence": return stepFence(pending, mode);
       case "url": return stepUrl(pending);
       case "word": return stepWord(pending);
+      case "run": return stepMarkerRun(pending, mode.ch);
       case "destination": return stepDestination(pending, mode.depth);
       case "text": return stepText(pending, final, atLineStart, midWord, options, linked, budget);
     }
