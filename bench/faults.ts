@@ -6,6 +6,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { match, reply, startFakeProvider, type FakeReply } from "../test/fakes/index.js";
 import { standaloneReply } from "../test/fakes/standalone-script.js";
+import type { ChatRequest } from "../test/fakes/chat-request.js";
+import { SERVICE_TOOL_CALL_ID } from "../graphs/chat/prefetch.js";
 
 /**
  * Fault campaigns against the service as users run it: `npm start` (compiled, embedded Chroma) in its
@@ -46,7 +48,11 @@ const la = () => loadavg().map((n) => n.toFixed(2)).join(" ");
 // ---- the fake provider, faults by tag -------------------------------------------------------------
 const provider = await startFakeProvider({ maxRecorded: 50, fallback: (r) => standaloneReply(r) });
 const tagged = (tag: string) => match.lastUser(`[${tag}]`);
-const firstTurn = match.all(match.agent(), match.not(match.afterToolResult()));
+// The model's first turn: it has made no tool call yet. The service's own prefetched tool turn (ids of
+// SERVICE_TOOL_CALL_ID's shape) comes before it, so "no tool result yet" no longer tells it.
+const modelCalledTools = (r: ChatRequest) =>
+  r.body.messages.some((m) => m.role === "assistant" && (m.tool_calls ?? []).some((c) => !SERVICE_TOOL_CALL_ID.test(c.id)));
+const firstTurn = match.all(match.agent(), (r) => !modelCalledTools(r));
 const answerTurn = match.all(match.agent(), match.afterToolResult());
 const FAULTS: Record<string, { where: "preflight" | "first" | "answer" | "any-agent"; reply: () => FakeReply }> = {
   "hang-preflight": { where: "preflight", reply: () => reply.hang() },
@@ -86,9 +92,16 @@ function hugeChunks(): string[] {
   for (let i = 0; i < text.length; i += 64) out.push(text.slice(i, i + 64));
   return out;
 }
+/** The faults whose reply was served at least once: a fault that never fires proves nothing. */
+const fired = new Set<string>();
 for (const [tag, f] of Object.entries(FAULTS)) {
   const where = f.where === "preflight" ? match.structured() : f.where === "first" ? firstTurn : f.where === "answer" ? answerTurn : match.agent();
-  provider.on(match.all(tagged(tag), where), () => f.reply());
+  provider.on(match.all(tagged(tag), where), () => (fired.add(tag), f.reply()));
+}
+function checkFired(tags: readonly string[]) {
+  const silent = tags.filter((tag) => !fired.has(tag));
+  process.stdout.write(`  faults that fired: ${tags.length - silent.length}/${tags.length}\n`);
+  for (const tag of silent) fail(`fault ${tag} never fired: its matcher matches no request`);
 }
 
 // ---- a keep-alive-hostile proxy: closes any connection idle for IDLE_MS, with no header telling so --
@@ -158,6 +171,7 @@ async function phaseDrain() {
   const done = outs.filter((o) => o.body.endsWith("data: [DONE]\n\n") && !o.body.includes('"error"')).length;
   process.stdout.write(`  ${done}/20 in-flight streams finished whole; a request after SIGTERM: ${late.status || late.error} ${/"code":"([a-z_]+)"/.exec(late.body)?.[1] ?? ""}; exit ${service.exitCode} after ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   if (done !== 20) fail(`drain: ${20 - done} in-flight streams cut`);
+  checkFired(["slow-answer"]);
   if (late.status !== 503 && late.status !== 0) fail(`drain: a request after SIGTERM got ${late.status}`);
   if (service.exitCode !== 0) fail(`drain: exit ${service.exitCode} signal ${service.signalCode}`);
 }
@@ -344,7 +358,8 @@ async function phaseProvider() {
       process.stdout.write(`  ${name.padEnd(34)} ${line}\n`);
     }
   }
-  for (const tag of ["html-200-first", "html-200-preflight", "tool-loop", "tool-fanout", "tool-unknown", "tool-huge-args", "huge-answer"]) {
+  const others = ["html-200-first", "html-200-preflight", "tool-loop", "tool-fanout", "tool-unknown", "tool-huge-args", "huge-answer"];
+  for (const tag of others) {
     for (const stream of [false, true]) {
       const name = `${tag} stream=${stream}`;
       const o = await post("/v1/chat/completions", chatBody(`What does the Bible say about patience? [${tag}]`, stream), { timeoutMs: 60_000 });
@@ -359,6 +374,7 @@ async function phaseProvider() {
   // recovered?
   const ok = await post("/v1/chat/completions", chatBody("What does the Bible say about patience?", true));
   process.stdout.write(`  after the matrix: ${judge("recovery", ok, { status: 200 })}\n`);
+  checkFired([...Object.keys(EXPECT), ...others]);
 }
 
 async function phaseClients() {

@@ -8,6 +8,7 @@ import { listingsRouter, type ListingSources } from "./http/listings/route.js";
 import { httpMetrics, metricsRouter } from "./http/metrics/route.js";
 import type { Metrics } from "./metrics.js";
 import { cors, requestContext } from "./http/middleware.js";
+import { keyRedactor } from "./http/key-redaction.js";
 import { rateLimit, type RateLimitCounter } from "./http/rate-limit.js";
 import { jsonBody } from "./http/routes.js";
 
@@ -37,7 +38,8 @@ export function createApp(deps: AppDeps) {
   app.set("trust proxy", deps.config.trustProxy);
   app.set("query parser", "simple");
 
-  app.use(requestContext(deps.logger));
+  const prefixes = [deps.config.apiKeyPrefixes, ...(deps.config.providers ?? []).map((p) => p.keyPrefixes)].flatMap((rule) => (Array.isArray(rule) ? rule : []));
+  app.use(requestContext(deps.logger, keyRedactor(prefixes)));
   if (deps.metrics) app.use(httpMetrics(deps.metrics));
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
   app.use(cors(deps.config.corsOrigins));

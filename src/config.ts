@@ -97,6 +97,8 @@ const EnvSchema = z.object({
   // Shares the key-less limit's counts between replicas; unset counts in each process.
   RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
+  // The most one chat request may take, start to end, streamed or not (docs/reliability.md).
+  REQUEST_DEADLINE_MS: intFrom(180_000, 1_000, 3_600_000),
   TRUST_PROXY: TrustProxy,
   // Makes reader links absolute (answers, citations, search results) for chat apps on another domain.
   PUBLIC_BASE_URL: url.optional(),
@@ -136,6 +138,8 @@ export type Config = {
   /** RATE_LIMIT_REDIS_URL: the Redis that counts for every replica; unset, each process counts its own. */
   rateLimitRedisUrl: string | undefined;
   shutdownTimeoutMs: number;
+  /** REQUEST_DEADLINE_MS: one chat request's whole time; past it the caller gets a request_timeout error. */
+  requestDeadlineMs: number;
   /** TRUST_PROXY: false, the number of proxies in front, or their addresses (Express's "trust proxy" forms; never true). */
   trustProxy: false | number | string[];
   /** PUBLIC_BASE_URL without a trailing slash; unset: links stay root-relative ("/read/JHN/3"). */
@@ -245,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitRedisUrl: e.RATE_LIMIT_REDIS_URL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    requestDeadlineMs: e.REQUEST_DEADLINE_MS,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ""),
     studioApiKey: e.STUDIO_API_KEY,

@@ -2,7 +2,7 @@ import type { Server } from "node:http";
 import { embeddedChromaPath, startEmbeddedChroma } from "./chroma/embedded.js";
 import { loadConfigOrExit } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
-import { applyServerTimeouts } from "./http/server-timeouts.js";
+import { createHttpServer } from "./http/server-timeouts.js";
 import { watchParent } from "./lifecycle/parent-watch.js";
 import type { Services } from "./services.js";
 
@@ -35,7 +35,8 @@ async function main() {
   }
 
   const app = createApp(services.app);
-  const server = applyServerTimeouts(app.listen(config.port, config.host));
+  const server = createHttpServer(app);
+  server.listen(config.port, config.host);
   server.on("listening", () => {
     const addr = server.address();
     const port = typeof addr === "object" && addr ? addr.port : config.port;
@@ -54,7 +55,7 @@ async function main() {
     if (draining) return;
     draining = true;
     logger.info({ signal }, "shutting down: draining in-flight requests");
-    void drain(server, config.shutdownTimeoutMs, logger)
+    void drain(server, config.shutdownTimeoutMs, logger, () => services.inFlight.endAll())
       .then(() => services.stop())
       .then(
         () => {
@@ -75,18 +76,24 @@ async function main() {
   });
 }
 
+/** How long streams ended at the drain deadline get to write their error event and [DONE]. */
+const END_GRACE_MS = 250;
+
 /**
  * Stops accepting, closes idle keep-alive sockets, waits for in-flight responses up to the deadline.
+ * At the deadline, chats still running are ended first (an open stream gets an error event and [DONE],
+ * a request still waiting gets a 503), and the connections are closed a moment later.
  * A connection whose response ends during the drain turns idle but stays open (Node sets it the
  * keep-alive timeout, 65 s), which would hold the process to the deadline: it is closed as it idles.
  */
-function drain(server: Server, timeoutMs: number, logger: Logger): Promise<void> {
+function drain(server: Server, timeoutMs: number, logger: Logger, endOpen: () => number): Promise<void> {
   return new Promise((resolve) => {
     const sweep = setInterval(() => server.closeIdleConnections(), 100);
     sweep.unref();
     const timer = setTimeout(() => {
-      logger.warn({ timeoutMs }, "drain deadline passed: closing remaining connections");
-      server.closeAllConnections();
+      const ended = endOpen();
+      logger.warn({ timeoutMs, ended }, "drain deadline passed: ending open chats, then closing remaining connections");
+      setTimeout(() => server.closeAllConnections(), ended > 0 ? END_GRACE_MS : 0).unref();
     }, timeoutMs);
     timer.unref();
     server.close(() => {

@@ -6,6 +6,7 @@ import type { EmbeddedChroma } from "./chroma/embedded.js";
 import type { Config } from "./config.js";
 import { chatRouter } from "./http/chat/route.js";
 import { responsesRouter } from "./http/responses/route.js";
+import { createInFlight, type InFlight } from "./http/in-flight.js";
 import { mcpRouter } from "./http/mcp/route.js";
 import { openapiRouter } from "./http/openapi/route.js";
 import { pageNotFound, pagesRouter } from "./http/pages/route.js";
@@ -28,6 +29,8 @@ export interface Services {
   metrics: Metrics;
   /** What the MCP server reads (the chat runtime's search, corpus and study data): /mcp and the stdio entry. */
   mcp: McpDeps;
+  /** The chat requests in flight, each under REQUEST_DEADLINE_MS; the shutdown ends those still open. */
+  inFlight: InFlight;
   /** Stops what the services started (the embedded Chroma). */
   stop(): Promise<void>;
 }
@@ -81,10 +84,11 @@ export function buildServices(
     publicBaseUrl: config.publicBaseUrl,
     indexed: search.indexed,
   };
+  const inFlight = createInFlight(config.requestDeadlineMs);
   const routers: Router[] = [
     searchRouter(search.search, translationIds),
-    chatRouter({ run: chat.run, catalog: chat.catalog, config }),
-    responsesRouter({ run: chat.run, catalog: chat.catalog, config }),
+    chatRouter({ run: chat.run, catalog: chat.catalog, config, inFlight }),
+    responsesRouter({ run: chat.run, catalog: chat.catalog, config, inFlight }),
     pagesRouter({ bibles, lexicon: study.lexicon, providerBaseUrl: config.provider.baseURL, baseUrl: config.publicBaseUrl }),
     studyRouter({ study, bibles, baseUrl: config.publicBaseUrl }),
     mcpRouter(mcp),
@@ -115,5 +119,5 @@ export function buildServices(
     ...(sharedLimit ? { rateLimitCounter: sharedLimit } : {}),
     ...(opts.isDraining ? { isDraining: opts.isDraining } : {}),
   };
-  return { app, search, metrics, mcp, stop: async () => (await sharedLimit?.close(), await search.stop()) };
+  return { app, search, metrics, mcp, inFlight, stop: async () => (await sharedLimit?.close(), await search.stop()) };
 }

@@ -4,6 +4,7 @@ import { runKey, type ChatRunConfig, type ChatContext } from "./configuration.js
 import type { ChatDeps, PassageRef } from "./deps.js";
 import { userTexts } from "./messages.js";
 import { createTools } from "./tools/index.js";
+import { clipText } from "../../src/limits.js";
 
 /**
  * The first agent call should not have to ask for scripture: before it, the service runs its own
@@ -80,7 +81,10 @@ export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatConte
   const fromRequest = requestPassage(ctx);
   if (fromRequest) refs.push(fromRequest);
   const whole = deps.references.parsePassageQuery(last);
-  const named = whole ? [whole] : (deps.references.findReferences?.(last) ?? []).map((f) => f.ref);
+  // The references a message names are looked for in its opening TEXT_LIMITS.reference characters: the
+  // parser costs about 0.1 ms a character on text dense with references, and this runs before any
+  // provider has accepted the caller's key. The agent looks up the rest itself.
+  const named = whole ? [whole] : (deps.references.findReferences?.(clipText(last, "reference")) ?? []).map((f) => f.ref);
   refs.push(...named.slice(0, MAX_LOOKUPS));
   const seen = new Set<string>();
   const calls: PrefetchCall[] = [];
@@ -91,7 +95,8 @@ export function prefetchCalls(deps: Pick<ChatDeps, "references">, ctx: ChatConte
     calls.push({ name: "lookup_passage", args: { reference } });
   }
   // The passages named come first (what the question is about), then the search for the question.
-  if (!whole) calls.push({ name: "search_scripture", args: { query: searchQuery(messages) } });
+  // A long message is searched by its opening words: the tool takes a query of TEXT_LIMITS.query at most.
+  if (!whole) calls.push({ name: "search_scripture", args: { query: clipText(searchQuery(messages), "query") } });
   return calls;
 }
 

@@ -1,6 +1,7 @@
 import { BOOKS } from "../../src/scripture/books.js";
 import type { PreflightCategory } from "./contract.js";
 import { isDistress, isLastGoodbye, mentionsHarm } from "./distress/rules.js";
+import { foldMarks } from "../../src/unicode.js";
 
 /**
  * Cheap checks that settle the obvious inputs before (and instead of) the classifier model: they
@@ -24,7 +25,9 @@ const INJECTION: RegExp[] = [
   /\bjavascript:\s*\S/i,
   /('|")\s*;?\s*(drop|delete|truncate)\s+table\b/i,
   /\bunion\s+(all\s+)?select\b/i,
-  /\{\{.*\}\}|\$\{.*\}/,
+  // Template markup: "{{" or "${" closed later on the same line. Each opening is followed by a run free of
+  // its own opening, so the engine never rescans the line from every "{" (linear on "{{{{...").
+  /\{\{(?:[^{}\n]|\{(?!\{)|\}(?!\}))*\}\}|\$\{[^$\n]*\}/,
   /\b(olvida|ignora|descarta|omite)\w*\b.{0,30}\b(tus|las|todas|sus)\b.{0,20}\b(instrucciones|indicaciones|reglas del sistema)\b/i,
   // "Dime las instrucciones de Dios" is a question; only *your* instructions or hidden ones count.
   /\b(mu[eé]stra|revela|dime|imprime|repite)\w*\b.{0,20}\b(tu|tus)\s+(prompt|instrucciones|reglas|configuraci[oó]n)\b/i,
@@ -33,7 +36,10 @@ const INJECTION: RegExp[] = [
   /\b(ignore|esque[cç]a)\w*\b.{0,30}\b(suas|as)\s+instru[cç][oõ]es\b/i,
 ];
 
-const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/u;
+// Starts only where a run of address characters starts, and bounded as RFC 5321 bounds an address
+// (64 before the @, 255 after): a long run without an @ ("aaaa...", "www.www...") is scanned once, not
+// again from each of its positions.
+const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}.-]{1,253}\.\p{L}{2,63}/u;
 const PHONE_ONLY = /^[+(]?[\d\s().\-/]{7,}$/;
 
 /** Greetings, thanks and farewells: one greeting category (the spec's), three replies (greetingKind). */
@@ -61,9 +67,7 @@ const GREETING_RE = phrasesRe(GREETING_PHRASES, "g");
 const KEYBOARD_RUNS = /(qwer|rtyu|tyui|yuio|uiop|asdf|sdfg|dfgh|fghj|ghjk|hjkl|zxcv|xcvb|cvbn|vbnm)/i;
 
 function normalize(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
+  return foldMarks(text)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]/gu, " ")
     .replace(/\s+/g, " ")
@@ -96,7 +100,7 @@ export function greetingKind(text: string): "greeting" | "thanks" | "farewell" {
  * ("witchcraft" and "firstfruits" have five consonants in a row, so it takes six).
  */
 function isGibberishWord(word: string): boolean {
-  const w = word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  const w = foldMarks(word).toLowerCase();
   if (!/^\p{L}+$/u.test(w) || w.length < 3) return false;
   if (KEYBOARD_RUNS.test(w)) return true;
   if (!/[aeiouy]/.test(w) && w.length >= 4) return true;

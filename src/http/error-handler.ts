@@ -27,7 +27,7 @@ function fromBodyParser(err: unknown): AppError | undefined {
 }
 
 export function notFoundHandler(req: Request, _res: Response, next: NextFunction) {
-  next(notFound(`No route for ${req.method} ${req.path}.`));
+  next(notFound(`No route for ${req.method} ${req.safePath ?? req.path}.`));
 }
 
 /** The one error middleware: every error leaves in OpenAI's envelope (JSON-RPC's on /mcp); 5xx details stay in the log. */

@@ -1,11 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../logger.js";
+import { bearerToken, keyRedactor, REDACTED, type KeyRedactor } from "./key-redaction.js";
 
 declare module "express-serve-static-core" {
   interface Request {
     id: string;
     log: Logger;
+    /** req.path with anything shaped like a key redacted: the only form of the path logs and messages use. */
+    safePath: string;
+    /** The text with anything shaped like a key (this caller's included) redacted, for messages that quote the request. */
+    redactKeys(text: string): string;
   }
 }
 
@@ -51,11 +56,15 @@ const PROBES = new Set(["/healthz", "/readyz"]);
  * after an event-loop stall that is the stall's start (`queuedMs`, an upper bound of the unseen wait).
  * Headers are never logged: the caller's Authorization header holds their provider key.
  */
-export function requestContext(logger: Logger) {
+export function requestContext(logger: Logger, redact: KeyRedactor = keyRedactor()) {
   watchLoop();
   return (req: Request, res: Response, next: NextFunction) => {
+    const callerKey = bearerToken(req.get("authorization"));
     const given = req.get("x-request-id");
-    req.id = given && REQUEST_ID.test(given) ? given : randomUUID();
+    // A caller's id that holds a key is not taken: it would be logged with every line and sent back.
+    req.id = given && REQUEST_ID.test(given) && !redact(given, callerKey).includes(REDACTED) ? given : randomUUID();
+    req.redactKeys = (text) => redact(text, callerKey);
+    req.safePath = req.redactKeys(req.path);
     req.log = logger.child({ requestId: req.id });
     res.setHeader("X-Request-Id", req.id);
     const seen = performance.now();
@@ -70,11 +79,16 @@ export function requestContext(logger: Logger) {
     };
     res.on("close", () => {
       const ms = performance.now() - seen + queuedMs;
+      // What the client really got: no status line at all is 499 (nginx's "client closed request"), not
+      // the 200 Node presets; a stream that ended in an error event carries that error's code.
+      const status = res.headersSent ? res.statusCode : 499;
+      const streamCode: unknown = res.locals.errorCode;
       const line = {
         method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ...(res.statusCode >= 400 && typeof code === "string" ? { code } : {}),
+        path: req.safePath,
+        status,
+        ...(status >= 400 && typeof code === "string" ? { code } : {}),
+        ...(status < 400 && typeof streamCode === "string" ? { code: streamCode } : {}),
         ms: Math.round(ms * 10) / 10,
         ...(queuedMs > 0 ? { queuedMs: Math.round(queuedMs) } : {}),
         aborted: !res.writableFinished,

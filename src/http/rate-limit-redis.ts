@@ -35,9 +35,9 @@ export function redisCounter(options: { url: string; perMinute: number; logger: 
   });
   const result = (r: RateLimiterRes) => ({ count: r.consumedPoints, resetMs: r.msBeforeNext });
   return {
-    async hit(client) {
+    async hit(client, points = 1) {
       try {
-        return result(await limiter.consume(client));
+        return result(await limiter.consume(client, points));
       } catch (rejected) {
         if (rejected instanceof RateLimiterRes) return result(rejected);
         throw rejected;

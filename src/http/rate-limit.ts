@@ -3,7 +3,8 @@ import { AppError } from "../errors.js";
 
 /** Counts a client's requests in the current window: in this process, or shared by every replica (rate-limit-redis.ts). */
 export interface RateLimitCounter {
-  hit(client: string): Promise<{ count: number; resetMs: number }> | { count: number; resetMs: number };
+  /** Adds `points` (1 a request; an MCP batch's further calls) and returns the window's count so far. */
+  hit(client: string, points?: number): Promise<{ count: number; resetMs: number }> | { count: number; resetMs: number };
 }
 
 export interface RateLimitOptions {
@@ -29,14 +30,14 @@ export function memoryCounter(options: { maxClients?: number; now?: () => number
   const counts = new Map<string, number>();
   let window = -1;
   return {
-    hit(client) {
+    hit(client, points = 1) {
       const t = now();
       const current = Math.floor(t / WINDOW_MS);
       if (current !== window) {
         window = current;
         counts.clear();
       }
-      const count = (counts.get(client) ?? 0) + 1;
+      const count = (counts.get(client) ?? 0) + points;
       if (!counts.has(client) && counts.size >= maxClients) counts.delete(counts.keys().next().value!);
       counts.set(client, count);
       return { count, resetMs: (current + 1) * WINDOW_MS - t };
@@ -44,32 +45,39 @@ export function memoryCounter(options: { maxClients?: number; now?: () => number
   };
 }
 
+/** What a request charged for several calls (an MCP batch) learns: the limit's error when over, else undefined. */
+export type ChargeRateLimit = (extra: number) => Promise<AppError | undefined>;
+
 /**
  * A per-IP limit for the key-less endpoints. The client is `req.ip`, which honours TRUST_PROXY. With
  * RATE_LIMIT_REDIS_URL the counts are shared by every replica, so X-RateLimit-Limit is what a client
- * gets in all; without it they are this process's own (docs/operators.md).
+ * gets in all; without it they are this process's own (docs/operators.md). A request that carries
+ * several calls (an MCP batch) is charged for each through `res.locals.chargeRateLimit`.
  */
 export function rateLimit(options: RateLimitOptions) {
   const counter = options.counter ?? memoryCounter({ ...(options.maxClients ? { maxClients: options.maxClients } : {}), ...(options.now ? { now: options.now } : {}) });
   return (req: Request, res: Response, next: NextFunction) => {
     if (options.skip?.(req)) return next();
     const ip = req.ip ?? req.socket.remoteAddress ?? "unknown";
-    const apply = ({ count, resetMs }: { count: number; resetMs: number }) => {
+    const limited = (resetMs: number) => {
+      const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
+      return new AppError({
+        status: 429,
+        type: "invalid_request_error",
+        code: "rate_limited",
+        message: `Too many requests from this address: the limit is ${options.perMinute} a minute. Retry in ${retryAfter} s.`,
+        headers: { "Retry-After": String(retryAfter) },
+      });
+    };
+    const charged = ({ count, resetMs }: { count: number; resetMs: number }): AppError | undefined => {
       res.setHeader("X-RateLimit-Limit", String(options.perMinute));
       res.setHeader("X-RateLimit-Remaining", String(Math.max(0, options.perMinute - count)));
-      if (count <= options.perMinute) return next();
-      const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
-      next(
-        new AppError({
-          status: 429,
-          type: "invalid_request_error",
-          code: "rate_limited",
-          message: `Too many requests from this address: the limit is ${options.perMinute} a minute. Retry in ${retryAfter} s.`,
-          headers: { "Retry-After": String(retryAfter) },
-        }),
-      );
+      return count <= options.perMinute ? undefined : limited(resetMs);
     };
-    const out = counter.hit(ip);
+    const charge: ChargeRateLimit = async (extra) => charged(await counter.hit(ip, extra));
+    res.locals.chargeRateLimit = charge;
+    const apply = (out: { count: number; resetMs: number }) => next(charged(out));
+    const out = counter.hit(ip, 1);
     if (out instanceof Promise) out.then(apply, next);
     else apply(out);
   };

@@ -7,6 +7,7 @@ import { ToolProblem } from "../../graphs/chat/tools/output.js";
 import { wordStudy } from "../../graphs/chat/tools/word-study.js";
 import { DEFAULT_TRANSLATION_ID } from "../scripture/translations.js";
 import type { McpCatalog } from "./catalog.js";
+import { boundedText } from "../limits.js";
 
 const args = new WeakMap<McpCatalog, { reference: z.ZodString; translation: McpCatalog["translation"] }>();
 
@@ -14,7 +15,7 @@ const args = new WeakMap<McpCatalog, { reference: z.ZodString; translation: McpC
 function argsOf(c: McpCatalog) {
   let shape = args.get(c);
   if (!shape) {
-    shape = { reference: z.string().min(1).max(200).describe('The passage: "John 21:15-17", "Psalm 23", "Romans 8:28".'), translation: c.translation };
+    shape = { reference: boundedText("reference", "reference").min(1).describe('The passage: "John 21:15-17", "Psalm 23", "Romans 8:28".'), translation: c.translation };
     args.set(c, shape);
   }
   return shape;

@@ -6,6 +6,7 @@
  * test/unit/corpus.test.ts keeps them equal to the corpus.
  */
 import { wordTable } from "../word-table.js";
+import { foldMarks } from "../unicode.js";
 
 export type Testament = "OT" | "NT";
 
@@ -268,9 +269,7 @@ const ORDINALS: Readonly<Record<string, string>> = wordTable({
  * ("I", "First", "Primera") becomes its digit, so "I Corintios", "1 Cor." and "1co" meet.
  */
 export function normalizeBookName(text: string): string {
-  const words = text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
+  const words = foldMarks(text)
     .toLowerCase()
     .replace(/[.\s]+/g, " ")
     .trim()

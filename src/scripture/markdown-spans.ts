@@ -6,6 +6,7 @@
 
 export type TextMode = { kind: "text" };
 export type FenceMode = { kind: "fence"; marker: string; line: string; opening: boolean };
+export type MarkerRunMode = { kind: "run"; ch: string };
 
 /** How far a step got, what it lets out, and the mode that follows (unchanged when absent). */
 export interface SpanStep<M> {
@@ -51,4 +52,29 @@ export function stepFence(text: string, mode: FenceMode): SpanStep<TextMode | Fe
   const fenceChar = mode.marker[0] as string;
   const closing = !mode.opening && new RegExp(`^ {0,3}\\${fenceChar}{${mode.marker.length},}\\s*$`).test(line);
   return verbatim(newline + 1, text, closing ? TEXT_MODE : { ...mode, line: "", opening: false });
+}
+
+/**
+ * A run of backticks (or tildes at a line's start) longer than this opens no code span or fence worth
+ * waiting for: it is copied as text. A stream waiting on a run that keeps growing re-read it at every
+ * chunk (quadratic in the run's length); the whole-text form decides at the same point, so both agree.
+ */
+export const MAX_MARKER_RUN = 64;
+
+/** Where a run of more than MAX_MARKER_RUN markers starts (after a line's indent), else -1. */
+export function longMarkerRun(text: string, atLineStart: boolean): number {
+  let i = 0;
+  if (atLineStart) while (i < 3 && text[i] === " ") i++;
+  const ch = text[i];
+  if (ch !== "`" && !(ch === "~" && atLineStart)) return -1;
+  let k = i;
+  while (k < text.length && text[k] === ch && k - i <= MAX_MARKER_RUN) k++;
+  return k - i > MAX_MARKER_RUN ? i : -1;
+}
+
+/** Inside a long marker run: verbatim up to the first other character. */
+export function stepMarkerRun(text: string, ch: string): SpanStep<TextMode> {
+  let end = 0;
+  while (end < text.length && text[end] === ch) end++;
+  return end === text.length ? verbatim(end, text) : verbatim(end, text, TEXT_MODE);
 }

@@ -8,6 +8,7 @@ import * as en from "bible-passage-reference-parser/esm/lang/en.js";
 import * as es from "bible-passage-reference-parser/esm/lang/es.js";
 import { ALL_BOOKS, bookById, findBook, isValidRef, normalizeBookName, verseCount, type Book } from "./books.js";
 import { isCandidateWord, isWordChar } from "./reference-segments.js";
+import { foldMarks } from "../unicode.js";
 
 /** A passage; book is a USFM id. Without verseStart it is the whole chapter (or chapters). */
 export interface ScriptureRef {
@@ -135,10 +136,14 @@ function spanishOrdinalBooks(): { osis: string[]; regexp: RegExp }[] {
 // Spanish names of the deuterocanon the package's Spanish module does not read ("Tobías").
 const SPANISH_EXTRA_BOOKS = [{ osis: ["Tob"], regexp: /Tob[ií]as/ }];
 
+// Sequences, ranges and chapter runs, in both languages: the parser's grammar for them is otherwise first
+// compiled by V8 inside a request (a few hundred ms once, on a text dense with references).
+const WARM_UP = "John 3:16; Mark 5:1-6:2, 7 and Rom 8:28-30 John 3 John 4 Jn 3; 1 Cor 13:4-7 Juan 3:16 y 17, Salmo 23 Gen 1-Exod 2";
+
 /** Builds the four parsers now (a few hundred ms of regex compilation) instead of on first use. */
 export function prepareParsers(): void {
   for (const lang of ["en", "es"] as const) {
-    for (const mode of ["prose", "query"] as const) parserFor(lang, mode).parse("John 3:16");
+    for (const mode of ["prose", "query"] as const) parserFor(lang, mode).parse(WARM_UP);
   }
 }
 
@@ -194,6 +199,9 @@ function renumber(entity: Entity, book: Book): { book: Book; start: Point; end: 
 }
 
 function toRef(entity: Entity, found: Book): ScriptureRef | undefined {
+  // A range across books ("John 3:16-Romans 3:23") is no passage of one book: read as one it would be cut
+  // to another passage (John 3:16-23). Callers refuse it by name (crossBookRange).
+  if (BY_OSIS.get(entity.end.b) !== BY_OSIS.get(entity.start.b)) return undefined;
   const renumbered = renumber(entity, found);
   if (renumbered === undefined) return undefined;
   const { book, start, end } = renumbered;
@@ -281,7 +289,7 @@ function run(lang: "en" | "es", text: string, mode: ParseMode): Reading {
   return { found: accept(text, entities, mode), spans: entities.map((entity) => entity.indices) };
 }
 
-const fold = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+const fold = (word: string) => foldMarks(word).toLowerCase();
 const firstWord = (label: string) => fold(label).split(/[\s.]+/)[0] ?? "";
 const ENGLISH_FIRST = new Set(ALL_BOOKS.flatMap((book) => [book.name, book.osis].map(firstWord)));
 // Words that open only a Spanish name ("Juan", "Hechos"): such a text is read in Spanish first.
@@ -320,10 +328,37 @@ function readReferences(input: string, mode: ParseMode): FoundReference[] {
   return kept;
 }
 
+/**
+ * The two books of the first range across books in a query ("John 3:16-Romans 3:23" -> John, Romans), so
+ * callers can say why it is not read; undefined when there is none.
+ */
+export function crossBookRange(query: string): { from: Book; to: Book } | undefined {
+  for (const lang of ["en", "es"] as const) {
+    const parser = parserFor(lang, "query");
+    parser.parse(query.replace(ODD_DASHES, "-"));
+    for (const entity of parser.parsed_entities() as Entity[]) {
+      const from = BY_OSIS.get(entity.start.b);
+      const to = BY_OSIS.get(entity.end.b);
+      if (from !== undefined && to !== undefined && from !== to) return { from, to };
+    }
+  }
+  return undefined;
+}
+
 // A parse costs about 0.3 ms, mostly fixed per call, and answers keep citing the same few
-// passages; results are frozen so the memo cannot be changed through them.
+// passages; results are frozen so the memo cannot be changed through them. Bounded in bytes, not only in
+// entries: an entry costs its key (two bytes a character) and its results (about 200 bytes each).
 const MEMO_LIMIT = 4096;
-const memo = new Map<string, readonly FoundReference[]>();
+export const MEMO_BYTES = 2 * 1024 * 1024;
+const ENTRY_OVERHEAD = 100;
+const RESULT_BYTES = 200;
+const memo = new Map<string, { found: readonly FoundReference[]; bytes: number }>();
+let memoBytes = 0;
+
+/** What the memo holds now (tests and docs/reliability.md). */
+export function memoSize(): { entries: number; bytes: number } {
+  return { entries: memo.size, bytes: memoBytes };
+}
 
 /**
  * Every reference in `input` (one segment of prose, or a whole query), in order, none overlapping.
@@ -332,10 +367,18 @@ const memo = new Map<string, readonly FoundReference[]>();
 export function parseReferences(input: string, mode: ParseMode): readonly FoundReference[] {
   const key = `${mode}\u0000${input}`;
   const known = memo.get(key);
-  if (known !== undefined) return known;
+  if (known !== undefined) return known.found;
   const found = Object.freeze(readReferences(input, mode).map((item) => Object.freeze({ ...item, ref: Object.freeze(item.ref) })));
-  if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
-  memo.set(key, found);
+  const bytes = ENTRY_OVERHEAD + 2 * key.length + RESULT_BYTES * found.length;
+  // One text too large for the memo is not kept; otherwise the oldest entries make room.
+  if (bytes > MEMO_BYTES / 16) return found;
+  while (memo.size > 0 && (memo.size >= MEMO_LIMIT || memoBytes + bytes > MEMO_BYTES)) {
+    const oldest = memo.keys().next().value as string;
+    memoBytes -= memo.get(oldest)!.bytes;
+    memo.delete(oldest);
+  }
+  memo.set(key, { found, bytes });
+  memoBytes += bytes;
   return found;
 }
 

@@ -5,6 +5,18 @@
  * outside it, and a segment end is decided by at most two characters of lookahead.
  */
 import { ALL_BOOKS, normalizeBookName } from "./books.js";
+import { foldMarks } from "../unicode.js";
+import { TEXT_LIMITS } from "../limits.js";
+
+/** The longest word a reference holds (a book's word, a number): a longer word is prose, never parsed. */
+export const MAX_REFERENCE_WORD = 32;
+/**
+ * How far a segment runs past its first candidate word before it is cut: twice the longest reference
+ * a caller may send, so a real list of references in prose is never cut, while a run of "John 3 John 3
+ * ..." is parsed in pieces of bounded size (the parser's time grows faster than its input) and the
+ * streaming converter never holds more than this.
+ */
+export const MAX_SEGMENT = 2 * TEXT_LIMITS.reference;
 
 // Lowercase words that occur inside references the parser reads ("Song of Songs", "Juan 3:16 y 17",
 // "John 3 verse 16", "Matthew 5 through 7"); any other lowercase word starts a new segment.
@@ -47,7 +59,7 @@ function isLetter(ch: string): boolean {
 const ASCII = /^[\x00-\x7f]*$/;
 
 function fold(word: string): string {
-  return ASCII.test(word) ? word.toLowerCase() : word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+  return ASCII.test(word) ? word.toLowerCase() : foldMarks(word).toLowerCase();
 }
 
 // Names the parser reads that are not book labels of their own: the Letter of Jeremiah is Baruch 6.
@@ -83,7 +95,7 @@ function isKeyPrefix(folded: string): boolean {
  */
 export function isCandidateWord(word: string, requireCapital: boolean, complete = true): boolean {
   const first = word[0];
-  if (first === undefined) return false;
+  if (first === undefined || word.length > MAX_REFERENCE_WORD) return false;
   if (requireCapital && first !== first.toUpperCase()) return false;
   return complete ? FIRST_WORDS.has(fold(word)) : isKeyPrefix(fold(word));
 }
@@ -98,20 +110,24 @@ export interface SegmentEnd {
   end: number;
   /** False when more text could still move the end. */
   complete: boolean;
-  /** A bare URL: copied verbatim, never parsed. */
+  /** A bare URL or an overlong word: copied verbatim, never parsed. */
   verbatim: boolean;
+  /** The verbatim segment is one overlong word: it ends where the word does (a URL ends at a space). */
+  word?: boolean;
 }
 
-function wordEnd(text: string, from: number): number {
+/** Where the word at `from` ends, looking at most `limit` characters ahead. */
+function wordEnd(text: string, from: number, limit = Infinity): number {
+  const stop = Math.min(text.length, from + limit);
   let j = from;
-  while (j < text.length && isWordChar(text[j])) j++;
+  while (j < stop && isWordChar(text[j])) j++;
   return j;
 }
 
 function urlAt(text: string, from: number, final: boolean): "yes" | "no" | "unknown" {
   const initial = text.charCodeAt(from) | 0x20;
   if (initial !== 0x68 && initial !== 0x66 && initial !== 0x77) return "no"; // h, f, w
-  const end = wordEnd(text, from);
+  const end = wordEnd(text, from, MAX_REFERENCE_WORD);
   const word = text.slice(from, end).toLowerCase();
   if (!URL_STARTS.includes(word)) return end === text.length && !final && couldStartUrl(word) ? "unknown" : "no";
   const marker = word === "www" ? "." : "://";
@@ -153,7 +169,7 @@ function listedAt(text: string, from: number, at: number): boolean {
 }
 
 function bookAt(text: string, at: number, final: boolean): "yes" | "no" | "unknown" {
-  const end = wordEnd(text, at);
+  const end = wordEnd(text, at, MAX_REFERENCE_WORD + 1);
   const word = text.slice(at, end);
   // "Gen 1:1, 2:7" continues; "Gen 1:1, 2 Kings 2:11" starts anew: a number opens a book only
   // when a capitalised word follows it.
@@ -171,7 +187,10 @@ function bookAt(text: string, at: number, final: boolean): "yes" | "no" | "unkno
 /**
  * Finds the end of the segment that starts at `from`: the start of the next plain word, stop
  * character, URL or listed book name. `startsMidWord` says that `from` continues a word begun before it
- * (streaming), which therefore starts nothing.
+ * (streaming), which therefore starts nothing. Two cuts keep the work on any text linear: a word longer
+ * than MAX_REFERENCE_WORD is a verbatim segment of its own, and a segment ends MAX_SEGMENT characters
+ * after its first candidate word (measured from that word, so the cut falls in the same place however
+ * the text was chunked).
  */
 export function segmentEnd(text: string, from: number, final: boolean, startsMidWord = false): SegmentEnd {
   const incomplete: SegmentEnd = { end: text.length, complete: false, verbatim: false };
@@ -183,7 +202,12 @@ export function segmentEnd(text: string, from: number, final: boolean, startsMid
     if (url === "yes") return urlEnd(text, from, final);
     if (url === "unknown") return incomplete;
   }
+  let anchor: number | undefined;
   while (i < text.length) {
+    if (i - from >= MAX_SEGMENT) {
+      anchor ??= firstCandidate(text, from, i, true, false, startsMidWord);
+      if (anchor < 0 || i - anchor >= MAX_SEGMENT) return { end: i, complete: true, verbatim: false };
+    }
     const ch = text[i] as string;
     if (i > from && STOP_CHARS.has(ch)) return { end: i, complete: true, verbatim: false };
     if (!isWordChar(ch)) {
@@ -201,6 +225,11 @@ export function segmentEnd(text: string, from: number, final: boolean, startsMid
         if (book === "yes") return { end: i, complete: true, verbatim: false };
         if (book === "unknown") return incomplete;
       }
+    }
+    if (wordEnd(text, i, MAX_REFERENCE_WORD + 1) - i > MAX_REFERENCE_WORD) {
+      if (i > from) return { end: i, complete: true, verbatim: false };
+      const end = wordEnd(text, i);
+      return { end, complete: end < text.length || final, verbatim: true, word: true };
     }
     const j = wordEnd(text, i);
     // "1. John 3:16" in a numbered list is not 1 John: a number closed by a full stop ends a segment.

@@ -6,6 +6,7 @@
 import type { LinkOptions } from "../scripture/links.js";
 import { lazy, readGzipJson } from "./data.js";
 import { compactItem, parseCompactRef, type RefItem } from "./passage-refs.js";
+import { foldMarks } from "../unicode.js";
 
 interface TopicRow {
   id: string;
@@ -68,7 +69,7 @@ function buildIndex(rows: TopicRow[]): Index {
   return { rows, byId, byChapter };
 }
 
-const normalize = (text: string) => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, " ").trim();
+const normalize = (text: string) => foldMarks(text.toLowerCase(), "NFKD").replace(/[^a-z0-9]+/g, " ").trim();
 
 export function createTopics(dir: string): Topics {
   const index = lazy(() => buildIndex(readGzipJson<TopicRow[]>(dir, "naves.json.gz") ?? []));

@@ -182,7 +182,7 @@ describe("when the service gets SIGTERM with streams in flight", () => {
     agent.destroy();
   }, 120_000);
 
-  it("then a stream that never ends is cut at SHUTDOWN_TIMEOUT_MS and the process still exits 0", async () => {
+  it("then a stream that never ends gets an error event and [DONE] at SHUTDOWN_TIMEOUT_MS, the log says so, and the process still exits 0", async () => {
     provider.on(match.all(match.agent(), match.afterToolResult()), reply.stall(50, { text: ANSWER.repeat(3) }));
     const svc = await startMain({ SHUTDOWN_TIMEOUT_MS: "1500", PROVIDER_TIMEOUT_MS: "60000" });
     const client = new OpenAI({ baseURL: `${svc.url}/v1`, apiKey: KEY, maxRetries: 0 });
@@ -190,11 +190,17 @@ describe("when the service gets SIGTERM with streams in flight", () => {
     const reading = (async () => {
       try {
         for await (const _c of s) void _c;
-        return "ended";
-      } catch {
-        return "cut";
+        return undefined;
+      } catch (err) {
+        return err as { code?: unknown; status?: unknown };
       }
     })();
+    // The raw bytes too: the stream must end with [DONE], not a cut socket.
+    const raw = fetch(`${svc.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "What is hope?" }] }),
+    }).then((r) => r.text());
     await new Promise((r) => setTimeout(r, 500));
     const signalled = Date.now();
     svc.proc.kill("SIGTERM");
@@ -202,7 +208,16 @@ describe("when the service gets SIGTERM with streams in flight", () => {
     const took = Date.now() - signalled;
     expect(took).toBeGreaterThanOrEqual(1400);
     expect(took).toBeLessThan(10_000);
-    expect(["ended", "cut"]).toContain(await reading);
+    // The official client reads the error event as an APIError with the service's code.
+    expect(await reading).toMatchObject({ code: "service_unavailable" });
+    const text = await raw;
+    expect(text).toContain('"code":"service_unavailable"');
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    const access = readFileSync(join(inject("captureDir"), `log-main-${svc.proc.pid}.txt`), "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"msg":"request"') && l.includes("/v1/chat/completions"));
+    expect(access.length).toBe(2);
+    for (const line of access) expect(JSON.parse(line)).toMatchObject({ status: 200, code: "service_unavailable" });
     expect(await stopped(svc.chromaPid)).toBe(true);
   }, 120_000);
 });

@@ -37,12 +37,18 @@ for (const stream of [process.stdout, process.stderr]) {
   }) as typeof stream.write;
 }
 
+const KEYS_IN_TEXT = /sk-[\w-]{8,}/g;
 const originalFetch = globalThis.fetch;
 globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
   const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
   const auth = headers.get("authorization");
   const m = auth && /^Bearer\s+(\S+)/i.exec(auth);
   if (m) recordKey(m[1]!);
+  // A key sent anywhere else (the path, the query, any header) is scanned for too.
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const texts = [url];
+  headers.forEach((value) => texts.push(value));
+  for (const text of texts) for (const key of text.match(KEYS_IN_TEXT) ?? []) recordKey(key);
   return originalFetch(input, init);
 }) as typeof fetch;
 

@@ -1,19 +1,83 @@
-import { createServer, request } from "node:http";
+import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
-import { applyServerTimeouts } from "../../src/http/server-timeouts.js";
+import { request, type Server } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { createHttpServer, SERVER_TIMEOUTS } from "../../src/http/server-timeouts.js";
+
+const quick = { keepAliveTimeout: 65_000, headersTimeout: 600, requestTimeout: 1_200, checkIntervalMs: 100 };
+const servers: Server[] = [];
+
+async function start(timeouts = quick): Promise<number> {
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on("end", () => res.end("ok"));
+  }, timeouts);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return (server.address() as AddressInfo).port;
+}
+
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise<void>((r) => s.close(() => r()));
+  }
+});
+
+/** How long until the server closes a socket that sends `first` and then trickles `drip` every 200 ms. */
+function heldFor(port: number, first: string, drip: string): Promise<number> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket: Socket = connect(port, "127.0.0.1", () => socket.write(first));
+    const timer = setInterval(() => socket.writable && socket.write(drip), 200);
+    socket.on("data", () => undefined);
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearInterval(timer);
+      resolve(performance.now() - started);
+    });
+  });
+}
 
 describe("the HTTP server's socket timeouts", () => {
-  it("when applied, then idle keep-alive sockets outlive a 60 s load-balancer idle timeout and headersTimeout exceeds them", () => {
-    const server = applyServerTimeouts(createServer());
-    expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
-    expect(server.headersTimeout).toBeGreaterThan(server.keepAliveTimeout);
+  it("when the service's values are read, then idle keep-alive outlives a 60 s load balancer and slow requests are cut within seconds", () => {
+    expect(SERVER_TIMEOUTS.keepAliveTimeout).toBeGreaterThan(60_000);
+    expect(SERVER_TIMEOUTS.headersTimeout).toBeLessThanOrEqual(15_000);
+    expect(SERVER_TIMEOUTS.requestTimeout).toBeLessThanOrEqual(60_000);
+    expect(SERVER_TIMEOUTS.checkIntervalMs).toBeLessThanOrEqual(SERVER_TIMEOUTS.headersTimeout / 5);
+  });
+
+  it("when a client trickles its headers, then the connection is closed after headersTimeout", async () => {
+    const port = await start();
+    const held = await heldFor(port, "GET / HTTP/1.1\r\nHost: x\r\n", "X-Slow: 1\r\n");
+    expect(held).toBeGreaterThanOrEqual(quick.headersTimeout - 50);
+    expect(held).toBeLessThan(quick.headersTimeout + 1_500);
+  });
+
+  it("when a client trickles its body, then the connection is closed after requestTimeout", async () => {
+    const port = await start();
+    const held = await heldFor(port, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n", "a");
+    expect(held).toBeGreaterThanOrEqual(quick.requestTimeout - 50);
+    expect(held).toBeLessThan(quick.requestTimeout + 1_500);
+  });
+
+  it("when a keep-alive socket idles past headersTimeout, then it still carries the next request", async () => {
+    const port = await start();
+    const get = (socket: Socket) =>
+      new Promise<string>((resolve) => {
+        socket.once("data", (d) => resolve(String(d)));
+        socket.write("GET / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+      });
+    const socket = connect(port, "127.0.0.1");
+    await new Promise((r) => socket.once("connect", r));
+    expect(await get(socket)).toMatch(/^HTTP\/1\.1 200/);
+    await new Promise((r) => setTimeout(r, quick.requestTimeout + 300));
+    expect(await get(socket)).toMatch(/^HTTP\/1\.1 200/);
+    socket.destroy();
   });
 
   it("when a client asks, then the Keep-Alive hint it gets names the long timeout (not Node's 5 s default)", async () => {
-    const server = applyServerTimeouts(createServer((_req, res) => res.end("ok")));
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { port } = server.address() as AddressInfo;
+    const port = await start(SERVER_TIMEOUTS);
     const hint = await new Promise<string>((resolve, reject) => {
       request({ port, host: "127.0.0.1", headers: { connection: "keep-alive" } }, (res) => {
         res.resume();
@@ -22,8 +86,6 @@ describe("the HTTP server's socket timeouts", () => {
         .on("error", reject)
         .end();
     });
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
     expect(hint).toBe("timeout=65");
   });
 });

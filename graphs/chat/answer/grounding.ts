@@ -46,7 +46,8 @@ export interface Grounded {
  */
 // Undoes our own link markup, to find how much checked text a converted prefix stood for.
 function unlink(text: string): string {
-  return text.replace(/\[([^\]]+)\]\((?:https?:\/\/[^)\s]*?)?\/read\/[^)\s]*\)/g, "$1");
+  // Bounded link text without "[" and a bounded base URL: linear on "[[[[..." (docs/reliability.md).
+  return text.replace(/\[([^[\]\n]{1,200})\]\((?:https?:\/\/[^)\s]{0,200}?)?\/read\/[^)\s]*\)/g, "$1");
 }
 
 export class GroundedText {

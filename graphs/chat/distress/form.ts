@@ -1,3 +1,4 @@
+import { foldMarks } from "../../../src/unicode.js";
 /**
  * The form every distress pattern reads (distress/rules.ts): lower case, accents and apostrophes removed
  * ("I'm" -> "im", "j'ai" -> "jai", "n'en" -> "nen"), other punctuation a space, letters typed three or
@@ -30,9 +31,7 @@ const TEXT_SPEAK: Readonly<Record<string, string>> = {
 const SQUEEZE = /(\p{L})\1{2,}/gu;
 
 export function distressForm(text: string): string {
-  const plain = text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
+  const plain = foldMarks(text)
     .toLowerCase()
     .replace(/ß/g, "ss")
     .replace(/['’‘`´ʼ]/g, "")

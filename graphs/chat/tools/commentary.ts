@@ -8,6 +8,7 @@ import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
 import { plainLabel, ToolProblem, toolText, type RefLabel, type ToolOutput } from "./output.js";
 import { studyOf } from "./study-source.js";
+import { boundedText } from "../../../src/limits.js";
 
 /** One commentary's sections stay readable next to the conversation. */
 const MAX_SECTION_CHARS = 1_800;
@@ -29,7 +30,7 @@ export const COMMENTARY_DESCRIPTION =
 const ids = COMMENTARIES.map((c) => c.id) as [string, ...string[]];
 
 export const COMMENTARY_SCHEMA = z.object({
-  reference: z.string().min(1).describe('The passage: "John 3:16", "Psalm 23:1", "Romans 9".'),
+  reference: boundedText("reference", "reference").min(1).describe('The passage: "John 3:16", "Psalm 23:1", "Romans 9".'),
   commentary: z
     .enum(ids)
     .optional()

@@ -5,6 +5,7 @@ import type { ChatDeps } from "../deps.js";
 import { bounded, clip } from "./format.js";
 import { plainLabel, ToolProblem, toolText, type ToolOutput } from "./output.js";
 import { searchScope, type SearchCallOptions, type SearchCanon } from "./search-scripture.js";
+import { boundedText } from "../../../src/limits.js";
 
 /** Its name, and the one line the guardrails' tool list gives it ({{tools}}, graphs/chat/tools/index.ts). */
 export const KEYWORD_SEARCH_TOOL = {
@@ -15,9 +16,9 @@ export const KEYWORD_SEARCH_TOOL = {
 export const KEYWORD_SEARCH_DESCRIPTION = "Find verses that contain exact words or a phrase. Returns matching verses with their references.";
 
 export const KEYWORD_SEARCH_SCHEMA = z.object({
-  query: z.string().min(1).describe("The exact word or phrase to find, e.g. \"be still\" or \"mustard seed\"."),
+  query: boundedText("query", "query").min(1).describe("The exact word or phrase to find, e.g. \"be still\" or \"mustard seed\"."),
   testament: z.enum(["OT", "NT"]).optional().describe("Limit to the Old (OT) or New (NT) Testament."),
-  book: z.string().optional().describe("Limit to one book, by name or id (e.g. \"Psalms\" or \"PSA\")."),
+  book: boundedText("bookName", "book").optional().describe("Limit to one book, by name or id (e.g. \"Psalms\" or \"PSA\")."),
   limit: z.number().int().min(1).max(25).optional().describe("How many verses to return, 1 to 25 (default 10)."),
 });
 

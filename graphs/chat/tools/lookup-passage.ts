@@ -5,6 +5,8 @@ import type { ChatContext } from "../configuration.js";
 import type { ChatDeps, PassageRef, VerseText } from "../deps.js";
 import { bounded } from "./format.js";
 import { plainLabel, ToolProblem, toolText, type RefLabel, type ToolOutput } from "./output.js";
+import { boundedText } from "../../../src/limits.js";
+import { crossBookProblem } from "../../../src/scripture/references.js";
 
 // Books of the deuterocanon that the shipped WEB module has no text for.
 const ABSENT_BOOKS = /\b(?:Susanna|Susana|Bel and the Dragon|Bel y el drag[oó]n|Prayer of Azariah|Song of the Three|Oraci[oó]n de Azar[ií]as)\b/i;
@@ -42,7 +44,7 @@ export const LOOKUP_PASSAGE_DESCRIPTION =
 /** The arguments; `translation` lists the translations the corpus ships. */
 export function lookupPassageSchema(ids: readonly string[]) {
   return z.object({
-    reference: z.string().min(1).describe("A reference such as \"John 3:16\", \"Romans 8:28-30\", \"Psalm 23\" or \"Juan 3:16\"."),
+    reference: boundedText("reference", "reference").min(1).describe("A reference such as \"John 3:16\", \"Romans 8:28-30\", \"Psalm 23\" or \"Juan 3:16\"."),
     translation: z
       .enum(ids as [string, ...string[]])
       .optional()
@@ -68,6 +70,8 @@ export async function lookupPassage(
   if (!bible) return new ToolProblem(`Unknown translation "${bibleId}". Available: ${ids.join(", ")}.`);
   const ref = deps.references.parsePassageQuery(reference);
   if (!ref) {
+    const crossBook = crossBookProblem(reference);
+    if (crossBook !== undefined) return new ToolProblem(crossBook);
     if (ABSENT_BOOKS.test(reference)) return ABSENT_NOTE;
     return new ToolProblem(`"${reference}" is not a Bible reference I can read. Use forms like John 3:16, Romans 8:28-30 or Psalm 23.`);
   }

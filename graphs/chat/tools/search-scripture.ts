@@ -7,6 +7,7 @@ import type { Bible } from "../../../src/scripture/corpus.js";
 import type { SearchResult } from "../../../src/scripture/search/search.js";
 import { bounded, clip } from "./format.js";
 import { plainLabel, ToolProblem, toolText, type RefLabel, type ToolOutput } from "./output.js";
+import { boundedText } from "../../../src/limits.js";
 
 /** A result's share of the tool result: the matched verses and their neighbours usually fit. */
 const PER_RESULT_CHARS = 900;
@@ -39,9 +40,9 @@ export const SEARCH_SCRIPTURE_DESCRIPTION =
   "then answer from what you found. Returns the best chapters with references, the verses that matched and the text.";
 
 export const SEARCH_SCRIPTURE_SCHEMA = z.object({
-  query: z.string().min(1).describe("What to look for, in the Bible's own words where you know them: a topic, question or idea."),
+  query: boundedText("query", "query").min(1).describe("What to look for, in the Bible's own words where you know them: a topic, question or idea."),
   testament: z.enum(["OT", "NT"]).optional().describe("Limit to the Old (OT) or New (NT) Testament."),
-  book: z.string().optional().describe("Limit to one book, by name or id (e.g. \"Romans\" or \"ROM\")."),
+  book: boundedText("bookName", "book").optional().describe("Limit to one book, by name or id (e.g. \"Romans\" or \"ROM\")."),
   limit: z.number().int().min(1).max(8).optional().describe("How many passages to return, 1 to 8 (default 4)."),
 });
 

@@ -5,6 +5,7 @@ import type { ChatDeps } from "../deps.js";
 import { bounded } from "./format.js";
 import { plainLabel, ToolProblem, toolText, type RefLabel, type ToolOutput } from "./output.js";
 import { studyOf } from "./study-source.js";
+import { boundedText } from "../../../src/limits.js";
 
 const MAX_TOPICS = 3;
 const REFS_PER_TOPIC = 25;
@@ -19,8 +20,8 @@ export const TOPICS_DESCRIPTION =
   "Nave's Topical Bible: the passages on a topic across the whole Bible (e.g. anger, forgiveness, the Sabbath), grouped as Nave grouped them, or the topics a verse belongs to.";
 
 export const TOPICS_SCHEMA = z.object({
-  topic: z.string().optional().describe('Topic words: "anger", "prayer", "Sabbath".'),
-  reference: z.string().optional().describe('Instead: a verse whose topics you want, "Proverbs 15:1".'),
+  topic: boundedText("topic", "topic").optional().describe('Topic words: "anger", "prayer", "Sabbath".'),
+  reference: boundedText("reference", "reference").optional().describe('Instead: a verse whose topics you want, "Proverbs 15:1".'),
 });
 
 /**

@@ -10,6 +10,7 @@ import type { ChatDeps } from "../deps.js";
 import { bounded } from "./format.js";
 import { plainLabel, ToolProblem, toolText, type RefLabel, type ToolOutput } from "./output.js";
 import { spread, studyOf } from "./study-source.js";
+import { boundedText } from "../../../src/limits.js";
 
 /** The KJV's tags are hand-aligned (Strong's concordance is built on it); the WEB's are machine-aligned. */
 const CONCORDANCE_BIBLE = "eng-kjv";
@@ -54,9 +55,9 @@ export const WORD_STUDY_DESCRIPTION =
   "The original Greek or Hebrew word behind an English word of a passage (or a Strong's number): its lemma, transliteration and meaning, how the KJV renders it, and where else the Bible uses it. Use it for questions about what a word means in the original, e.g. agape vs phileo in John 21.";
 
 export const WORD_STUDY_SCHEMA = z.object({
-  reference: z.string().optional().describe('The passage the word is in: "John 21:15", "Genesis 1:1".'),
-  word: z.string().optional().describe('The English word as it reads there: "love", "created".'),
-  strong: z.string().optional().describe('A Strong\'s number instead: "G25", "G5368", "H7965".'),
+  reference: boundedText("reference", "reference").optional().describe('The passage the word is in: "John 21:15", "Genesis 1:1".'),
+  word: boundedText("word", "word").optional().describe('The English word as it reads there: "love", "created".'),
+  strong: boundedText("word", "strong").optional().describe('A Strong\'s number instead: "G25", "G5368", "H7965".'),
 });
 
 /**

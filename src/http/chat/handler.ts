@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { ChatOutcome, RequestCatalog } from "../../../graphs/chat/contract.js";
 import type { RunChat } from "../../../graphs/chat/runtime.js";
 import { AppError, toAppError } from "../../errors.js";
+import { endedError, RequestEnded, type InFlight } from "../in-flight.js";
 import { startSse } from "../sse.js";
 import { readRequestKey } from "./auth.js";
 import { toHttpError } from "./errors.js";
@@ -14,6 +15,7 @@ export interface ChatHandlerDeps {
   run: RunChat;
   catalog: RequestCatalog;
   defaults: ChatDefaults;
+  inFlight?: InFlight;
 }
 
 const FILTER_MESSAGE = "Your input was rejected as invalid or inappropriate for this service.";
@@ -93,9 +95,13 @@ async function stream<P extends ParsedChat>(req: Request, res: Response, deps: C
     }
     open().finish(outcome, streamed);
   } catch (err) {
-    if (!out || signal.aborted) throw err;
-    const appErr = toAppError(toHttpError(withoutKey(err, ctx.apiKey)));
-    if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, `${format.logName} stream failed`);
+    const ended = signal.reason instanceof RequestEnded ? signal.reason : undefined;
+    if (!out || (signal.aborted && !ended)) throw err;
+    // The deadline or the shutdown ended an open stream: the caller still gets an error event and its end.
+    const appErr = ended ? endedError(ended) : toAppError(toHttpError(withoutKey(err, ctx.apiKey)));
+    res.locals.errorCode = appErr.code;
+    if (ended) req.log.warn({ code: appErr.code }, `${format.logName} stream ended by the service`);
+    else if (appErr.status >= 500) req.log.error({ err: appErr.cause ?? err, code: appErr.code }, `${format.logName} stream failed`);
     else req.log.debug({ code: appErr.code }, `${format.logName} stream rejected`);
     out.fail(appErr);
   }
@@ -125,6 +131,7 @@ export function answerHandler<P extends ParsedChat>(deps: ChatHandlerDeps, forma
     }
     const { apiKey } = parsed.ctx;
     const abort = new AbortController();
+    const ticket = deps.inFlight?.track(abort);
     // res "close" (not req "close", which fires once the body is read) means the client is gone.
     const onClose = () => {
       if (!res.writableFinished) abort.abort(new ClientGone("client closed the connection"));
@@ -133,12 +140,20 @@ export function answerHandler<P extends ParsedChat>(deps: ChatHandlerDeps, forma
     try {
       await (parsed.stream ? stream : complete)(req, res, deps, format, parsed, abort.signal);
     } catch (err) {
+      const reason: unknown = abort.signal.reason;
+      if (reason instanceof RequestEnded) {
+        req.log.warn({ reason: reason.kind }, reason.kind === "deadline" ? "chat stopped at the request deadline" : "chat ended by the shutdown");
+        if (!res.headersSent) next(endedError(reason));
+        else res.end();
+        return;
+      }
       if (abort.signal.aborted) {
         req.log.debug(`${format.logName} aborted: client closed the connection`);
         return;
       }
       next(toHttpError(withoutKey(err, apiKey)));
     } finally {
+      ticket?.finish();
       res.off("close", onClose);
     }
   };

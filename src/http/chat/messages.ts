@@ -1,12 +1,11 @@
 import { checkTurns, type ChatTurn } from "../../../graphs/chat/contract.js";
 import { AppError, invalidRequest, unsupportedParameter } from "../../errors.js";
+import { TEXT_LIMITS } from "../../limits.js";
 import type { RawMessage } from "./schema.js";
 
 export const MAX_USER_MESSAGES = 5;
-/** Roughly 5k tokens: room for a long pasted passage, not for a book. */
-export const MAX_MESSAGE_CHARS = 20_000;
-/** Over every message plus system_instructions; keeps a request well inside any model's context. */
-export const MAX_TOTAL_CHARS = 100_000;
+const MAX_MESSAGE_CHARS = TEXT_LIMITS.message;
+const MAX_TOTAL_CHARS = TEXT_LIMITS.conversation;
 
 export interface Conversation {
   turns: ChatTurn[];

@@ -2,6 +2,7 @@ import { Router } from "express";
 import type { RequestCatalog } from "../../../graphs/chat/contract.js";
 import type { RunChat } from "../../../graphs/chat/runtime.js";
 import type { Config } from "../../config.js";
+import type { InFlight } from "../in-flight.js";
 import { route } from "../routes.js";
 import { requireApiKey } from "./auth.js";
 import { chatHandler } from "./handler.js";
@@ -15,6 +16,8 @@ export interface ChatRouteDeps {
   run: RunChat;
   catalog: RequestCatalog;
   config: Pick<Config, "defaultModel" | "preflightModel">;
+  /** Each request's overall deadline and the shutdown's end of open streams (src/http/in-flight.ts). */
+  inFlight?: InFlight;
 }
 
 export function chatRouter(deps: ChatRouteDeps): Router {
@@ -27,6 +30,7 @@ export function chatRouter(deps: ChatRouteDeps): Router {
         run: deps.run,
         catalog: deps.catalog,
         defaults: { defaultModel: deps.config.defaultModel, preflightModel: deps.config.preflightModel },
+        ...(deps.inFlight ? { inFlight: deps.inFlight } : {}),
       }),
     ],
   });

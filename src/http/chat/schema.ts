@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { REASONING_EFFORTS, SERVICE_TIERS } from "../../../graphs/chat/contract.js";
+import { TEXT_LIMITS } from "../../limits.js";
 
 /**
  * The chat request body. Every optional field also accepts null, because OpenAI clients send
@@ -23,10 +24,10 @@ export const ChatBodySchema = z.object({
   stream: opt(z.boolean()),
   stream_options: opt(z.object({ include_usage: opt(z.boolean()) })),
 
-  book_id: opt(z.string().min(1).max(64)),
+  book_id: opt(z.string().min(1).max(TEXT_LIMITS.bookName)),
   chapter: opt(z.int().min(1)),
   verses: opt(z.array(z.int().min(1)).min(1).max(200)),
-  bible_id: opt(z.string().min(1).max(64)),
+  bible_id: opt(z.string().min(1).max(TEXT_LIMITS.name)),
   max_words: opt(z.int().min(1).max(2000)),
   skip_preflight: opt(z.boolean()),
 

@@ -1,11 +1,18 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { Router, type Request, type Response } from "express";
 import type { AppError } from "../../errors.js";
+import type { ChargeRateLimit } from "../rate-limit.js";
 import { createMcpServer, type McpDeps } from "../../mcp/server.js";
 import { withBareErrorMessages } from "../../mcp/wire-errors.js";
 import { jsonBody } from "../routes.js";
 
 export const MCP_PATH = "/mcp";
+
+/**
+ * The most JSON-RPC messages one POST may carry. Each call is charged to the rate limit on its own, so a
+ * batch does buy no more work than the same calls sent one by one (docs/reliability.md).
+ */
+export const MAX_MCP_BATCH = 20;
 
 const jsonRpcError = (code: number, message: string, data?: Record<string, unknown>) => ({
   jsonrpc: "2.0" as const,
@@ -32,6 +39,20 @@ export function mcpErrorBody(err: AppError) {
 export function mcpRouter(deps: McpDeps): Router {
   const router = Router();
   router.post(MCP_PATH, jsonBody, async (req: Request, res: Response) => {
+    if (Array.isArray(req.body)) {
+      const calls = req.body.length;
+      if (calls > MAX_MCP_BATCH) {
+        res.status(400).json(jsonRpcError(-32600, `A batch may carry at most ${MAX_MCP_BATCH} messages; this one has ${calls}. Send the rest in further requests.`));
+        return;
+      }
+      const charge = res.locals.chargeRateLimit as ChargeRateLimit | undefined;
+      const over = calls > 1 ? await charge?.(calls - 1) : undefined;
+      if (over) {
+        for (const [k, v] of Object.entries(over.headers)) res.setHeader(k, v);
+        res.status(over.status).json(mcpErrorBody(over));
+        return;
+      }
+    }
     const server = createMcpServer(deps);
     const transport = withBareErrorMessages(new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true }));
     res.on("close", () => {

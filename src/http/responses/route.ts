@@ -17,7 +17,12 @@ export function responsesRouter(deps: ChatRouteDeps): Router {
     post: [
       requireApiKey(() => deps.catalog),
       answerHandler(
-        { run: deps.run, catalog: deps.catalog, defaults: { defaultModel: deps.config.defaultModel, preflightModel: deps.config.preflightModel } },
+        {
+          run: deps.run,
+          catalog: deps.catalog,
+          defaults: { defaultModel: deps.config.defaultModel, preflightModel: deps.config.preflightModel },
+          ...(deps.inFlight ? { inFlight: deps.inFlight } : {}),
+        },
         responsesFormat,
       ),
     ],

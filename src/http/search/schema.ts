@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { findBook, type Testament } from "../../scripture/books.js";
+import { crossBookProblem } from "../../scripture/references.js";
 import { invalidParameter, invalidRequest } from "../../errors.js";
 import { DEFAULT_TRANSLATION_ID } from "../../scripture/translations.js";
 import type { SearchRequest } from "../../scripture/search/search.js";
 import { wordTable } from "../../word-table.js";
-
-export const MAX_QUERY_CHARS = 1000;
+import { fits, TEXT_LIMITS, tooLongMessage, type TextLimit } from "../../limits.js";
 export const MAX_LIMIT = 20;
 
 // The spec's two values, matched case-insensitively, plus the short forms the book table uses.
@@ -20,7 +20,7 @@ type Raw = Record<string, unknown>;
  * The parameters as zod schemas: parseSearchRequest validates each field with them (in the order the
  * errors must come), and the OpenAPI document is generated from the same objects.
  */
-const queryText = z.string().max(MAX_QUERY_CHARS).describe("Search text (a passage reference such as \"John 3:16\" returns its chapter directly).");
+const queryText = z.string().max(TEXT_LIMITS.query).describe("Search text (a passage reference such as \"John 3:16\" returns its chapter directly).");
 const optionalText = z.string().nullish();
 const limitInt = z.int().min(1).max(MAX_LIMIT);
 // Query strings carry text: digits (spaces around allowed) count as the number they spell.
@@ -65,11 +65,13 @@ function single(raw: Raw, name: string): unknown {
   return v;
 }
 
-function optionalString(raw: Raw, name: string): string | undefined {
+/** A text parameter, its length checked against its cap (src/limits.ts) before anything reads it. */
+function optionalString(raw: Raw, name: string, limit: TextLimit): string | undefined {
   const v = single(raw, name);
   const checked = optionalText.safeParse(v);
   if (!checked.success) throw invalidParameter(`'${name}' must be a string.`, name);
   if (checked.data === undefined || checked.data === null) return undefined;
+  if (!fits(checked.data, limit)) throw invalidParameter(tooLongMessage(name, limit, checked.data.length), name);
   const trimmed = checked.data.trim();
   return trimmed === "" ? undefined : trimmed;
 }
@@ -105,24 +107,24 @@ export function parseSearchRequest(raw: Raw, queryParam: QueryName, bibleIds: re
     throw invalidRequest(`'${queryParam}' (or '${QUERY_NAMES[queryParam]}') is required and must not be empty.`, queryParam);
   }
   if (typeof q !== "string") throw invalidRequest(`'${name}' must be a string.`, name);
-  if (!queryText.safeParse(q).success) {
-    throw invalidParameter(`'${name}' is too long: at most ${MAX_QUERY_CHARS} characters.`, name);
-  }
+  if (!fits(q, "query")) throw invalidParameter(tooLongMessage(name, "query", q.length), name);
+  const crossBook = crossBookProblem(q);
+  if (crossBook !== undefined) throw invalidParameter(crossBook, name);
 
-  const bibleId = optionalString(raw, "bible_id") ?? DEFAULT_TRANSLATION_ID;
+  const bibleId = optionalString(raw, "bible_id", "name") ?? DEFAULT_TRANSLATION_ID;
   if (!bibleIds.includes(bibleId)) {
     throw invalidParameter(`Unknown bible_id '${bibleId}'. Available: ${bibleIds.join(", ")} (see GET /v1/translations).`, "bible_id");
   }
 
   const limit = parseLimit(raw);
 
-  const testamentText = optionalString(raw, "testament");
+  const testamentText = optionalString(raw, "testament", "name");
   if (testamentText !== undefined && !testamentValue.safeParse(testamentText).success) {
     throw invalidParameter(`'testament' must be "Old Testament" or "New Testament".`, "testament");
   }
   const testament = testamentText === undefined ? undefined : TESTAMENTS[testamentText.toLowerCase().replace(/\s+/g, " ")];
 
-  const bookText = optionalString(raw, "book");
+  const bookText = optionalString(raw, "book", "bookName");
   const book = bookText === undefined ? undefined : findBook(bookText);
   if (bookText !== undefined && book === undefined) {
     throw invalidParameter(`Unknown book '${bookText}'. Use a book name or id such as "John" or "JHN".`, "book");

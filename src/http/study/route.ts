@@ -3,7 +3,8 @@ import { invalidParameter, notFound } from "../../errors.js";
 import { bookById, chapterCount, findBook } from "../../scripture/books.js";
 import type { BibleLibrary } from "../../scripture/corpus.js";
 import type { LinkOptions } from "../../scripture/links.js";
-import { formatReference, parsePassageQuery, type ScriptureRef } from "../../scripture/references.js";
+import { crossBookProblem, formatReference, parsePassageQuery, type ScriptureRef } from "../../scripture/references.js";
+import { fits, tooLongMessage } from "../../limits.js";
 import { DEFAULT_TRANSLATION_ID } from "../../scripture/translations.js";
 import { COMMENTARIES } from "../../study/commentaries.js";
 import type { StudyLibrary } from "../../study/library.js";
@@ -73,7 +74,11 @@ export function studyRouter({ study, bibles, baseUrl }: StudyRouterDeps): Router
       const words = flag(raw, "words", false);
       const notes = flag(raw, "notes", true);
       const related = flag(raw, "related", false);
-      const ref = parsePassageQuery(text.slice(0, 200));
+      // Refused past its cap, never cut: a cut reference could name another passage.
+      if (!fits(text, "reference")) throw invalidParameter(tooLongMessage("ref", "reference", text.length), "ref");
+      const ref = parsePassageQuery(text);
+      const crossBook = ref === null ? crossBookProblem(text) : undefined;
+      if (crossBook !== undefined) throw invalidParameter(crossBook, "ref");
       if (ref === null) throw invalidParameter(`'${text.slice(0, 60)}' is not a Bible reference; use forms like John 3:16, Romans 8:28-30 or Psalm 23.`, "ref");
       const book = bookById(ref.book)!;
       if (ref.chapter > chapterCount(book)) throw notFound(`${book.name} has ${chapterCount(book)} chapters.`);
@@ -181,9 +186,10 @@ export function studyRouter({ study, bibles, baseUrl }: StudyRouterDeps): Router
       const refText = single(raw, "ref");
       const limit = integer(raw, "limit", 10, 1, MAX_TOPICS);
       if (q === undefined && refText === undefined) throw invalidParameter("Give 'q' (a topic such as anger) or 'ref' (a verse such as John 3:16).", "q");
-      if (q !== undefined && q.length > 200) throw invalidParameter("'q' is too long: at most 200 characters.", "q");
+      if (q !== undefined && !fits(q, "topic")) throw invalidParameter(tooLongMessage("q", "topic", q.length), "q");
       if (refText !== undefined) {
-        const ref = parsePassageQuery(refText.slice(0, 200));
+        if (!fits(refText, "reference")) throw invalidParameter(tooLongMessage("ref", "reference", refText.length), "ref");
+        const ref = parsePassageQuery(refText);
         if (ref === null || ref.verseStart === undefined) throw invalidParameter(`'ref' must be a verse such as John 3:16.`, "ref");
         res.json({ topics: study.topics.forVerse(ref.book, ref.chapter, ref.verseStart, limit, undefined, links()) });
         return;

@@ -6,6 +6,7 @@
  * them still stands. The WEB has no archaic forms, so a KJV wording is not WEB wording.
  */
 import { wordTable } from "../../word-table.js";
+import { foldMarks } from "../../unicode.js";
 
 export interface Token {
   /** The folded form that comparisons use. */
@@ -22,14 +23,13 @@ export interface Folding {
 }
 
 const WORD = /[\p{L}\p{M}\p{N}]+(?:['’ʼ][\p{L}\p{M}\p{N}]+)*/gu;
-const MARKS = /\p{M}/gu;
 const APOSTROPHES = /['’ʼ]/g;
 const DIGITS = /^\p{N}+$/u;
 const ASCII_LOWER = /^[a-z]+$/;
 
 function basic(word: string): string {
   if (ASCII_LOWER.test(word)) return word;
-  return word.normalize("NFD").replace(MARKS, "").replace(APOSTROPHES, "").toLowerCase();
+  return foldMarks(word).replace(APOSTROPHES, "").toLowerCase();
 }
 
 const PLAIN: Folding = { id: "plain", fold: (word) => word };

@@ -13,7 +13,7 @@ import { foldingFor, type Folding } from "./normalize.js";
 import { loadPassage } from "./passage.js";
 import { firstNamedTranslation, lastNamedTranslation, type NamedTranslation } from "./translation-names.js";
 import { faithfulSource, judge, presentedAsVerse, type Tie, type Verdict } from "./verdict.js";
-import { type FenceMode, runLength, stepCode, stepFence, type TextMode, verbatim } from "../markdown-spans.js";
+import { type FenceMode, longMarkerRun, type MarkerRunMode, runLength, stepCode, stepFence, stepMarkerRun, type TextMode, verbatim } from "../markdown-spans.js";
 
 /** "unverified": given in a translation we do not ship ("the NIV has ..."), left as written. */
 export type QuoteStatus = "verified" | "corrected" | "unquoted" | "unverified";
@@ -65,6 +65,7 @@ const CONTEXT_LIMIT = 400;
 type Mode =
   | TextMode
   | { kind: "code"; ticks: number }
+  | MarkerRunMode
   | FenceMode;
 
 interface Step {
@@ -366,6 +367,8 @@ function stepText(text: string, final: boolean, context: string, checker: Checke
     if (!final && /^ {0,3}>?$/.test(text)) return null;
     return { consumed: 0, out: "", blockLines: false };
   }
+  const run = longMarkerRun(text, atLineStart);
+  if (run >= 0) return verbatim(run, text, { kind: "run", ch: text[run] as string });
   if (atLineStart) {
     const fence = /^ {0,3}(`{3,}|~{3,})/.exec(text);
     if (fence !== null && (fence[0].length < text.length || final)) {
@@ -400,6 +403,7 @@ export function createQuoteStream(options: QuoteCheckOptions): QuoteStream {
   function step(final: boolean): Step | null {
     switch (mode.kind) {
       case "code": return stepCode(pending, mode.ticks, final);
+      case "run": return stepMarkerRun(pending, mode.ch);
       case "fence": return stepFence(pending, mode);
       case "text": return stepText(pending, final, context, checker, blockLines);
     }

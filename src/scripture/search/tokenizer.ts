@@ -4,6 +4,7 @@
  * merge unrelated biblical words ("gener"-ation/-ous).
  */
 import { wordTable } from "../../word-table.js";
+import { foldMarks } from "../../unicode.js";
 
 const STOPWORDS = new Set(
   (
@@ -57,10 +58,7 @@ export function stem(input: string): string {
 
 /** Lower-cased words with accents folded and apostrophes dropped ("God’s" -> "god"). */
 export function words(text: string): string[] {
-  const folded = text
-    .toLowerCase()
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
+  const folded = foldMarks(text.toLowerCase())
     .replace(/['’](?:s|ll|re|ve|d|t)?\b/g, "");
   return folded.match(/[a-z0-9]+/g) ?? [];
 }
