@@ -9,6 +9,7 @@ import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
 import { CARE_AVOID, CONCEPTS, conceptVocabulary, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
 import { matchTitles, phraseTokens, type TitleEntry, type TitleMatch, type TitleRange } from "./titles.js";
 import { glossSpanish } from "./spanish.js";
+import { PhraseIndex, type PhraseHit } from "./phrases.js";
 import { tokenize, words } from "./tokenizer.js";
 
 export interface SearchRequest {
@@ -87,6 +88,7 @@ const DENSE_CANDIDATES = 64;
  */
 export class ScriptureSearch {
   private index: SearchIndex | undefined;
+  private phrases: PhraseIndex | undefined;
   private readonly chapterTermCache = new Map<string, ChapterTerms>();
   private readonly rangeCache = new Map<string, { ranges?: (readonly [number, number])[]; filtered: boolean }>();
   private common: number | undefined;
@@ -109,6 +111,9 @@ export class ScriptureSearch {
     health?: { healthy(): boolean; markDown(reason: string): void; onChange?(listener: (healthy: boolean) => void): void },
   ) {
     this.index = index;
+    // Every translation held, limited to the books the index ranks (tests index a few).
+    const books = new Set(index.passages.map((p) => p.book));
+    this.phrases = new PhraseIndex(this.library.ids().flatMap((id) => this.library.get(id) ?? []), books);
     if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));
     // A store that hangs (alive, not answering) would hold every query already sent to it for as long
     // as it hangs: when the heartbeat marks it down, those queries fail as new ones already do.
@@ -153,7 +158,7 @@ export class ScriptureSearch {
       return { results: hit ? [hit] : [], type: "direct_passage", lowConfidence: false };
     }
     const index = this.requireIndex();
-    let { ranked, tokens } = await this.rank(index, req);
+    let { ranked, tokens, phrases } = await this.rank(index, req);
     // Words the index does not hold are matched by their beginnings ("inmigrantes" -> immigrants is not
     // there, but typos and Spanish cognates are): a guess, so it is marked low confidence. A question with
     // nothing the index knows ("asdf qwerty") gets no results and says so, rather than stand-in chapters.
@@ -162,36 +167,68 @@ export class ScriptureSearch {
     ranked = ranked.filter((r) => r.similarity >= SIMILARITY_FLOOR);
     const idf = new Map<string, number>();
     for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
-    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => this.highlights(index, ch, r, idf)) ?? []);
+    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => rememberedFirst(phrases, ch, this.highlights(index, ch, r, idf))) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
     const lowConfidence = guessed || results.length === 0;
     return { results, type: "semantic_hybrid", lowConfidence };
   }
 
-  /** Exact-word search over passages (BM25 only), for the agent's keyword tool. */
+  /**
+   * Exact words for the agent's keyword tool, verse by verse: first the verses that hold the query's words
+   * in order in any translation held ("be still" -> Psalm 46:10), then, window by window in BM25 order,
+   * the window's verses holding the most of its words. Each verse once (windows overlap).
+   */
   async keyword(req: SearchRequest): Promise<{ results: KeywordResult[] }> {
     const started = performance.now();
     const index = this.requireIndex();
     const ranges = this.ranges(index, req).ranges ?? [[0, index.passages.length] as const];
-    const { docs, scores } = index.ranker.bm25.sparse(tokenize(req.query));
-    const score = new Map<number, number>();
-    for (let j = 0; j < docs.length; j++) if (ranges.some(([from, to]) => docs[j]! >= from && docs[j]! < to)) score.set(docs[j]!, scores[j]!);
-    const order = [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || a - b);
+    const inRange = (i: number) => ranges.some(([from, to]) => i >= from && i < to);
+    const picked: { book: string; chapter: number; verse: number }[] = [];
+    const seen = new Set<string>();
+    const add = (book: string, chapter: number, verse: number) => {
+      const key = `${book}.${chapter}.${verse}`;
+      if (!seen.has(key) && picked.length < req.limit) seen.add(key), picked.push({ book, chapter, verse });
+    };
+    for (const h of this.phrases?.match(req.query, req.limit, 1) ?? []) {
+      const c = index.ranker.chapterId(h.book, h.chapter);
+      if (h.coverage === 1 && c !== undefined && inRange(index.ranker.firstWindowOf(c))) add(h.book, h.chapter, h.verse);
+    }
+    const tokens = tokenize(req.query);
+    const idf = new Map(tokens.map((t) => [t, index.ranker.bm25.idf(t)] as const));
+    const { docs, scores } = index.ranker.bm25.sparse(tokens);
+    const order = [...docs.keys()].filter((j) => inRange(docs[j]!)).sort((a, b) => scores[b]! - scores[a]! || docs[a]! - docs[b]!);
+    // Each window's best verse first, then its other verses as good: one chapter's window holding the
+    // word six times does not fill the list before the next window is read.
+    const rest: { book: string; chapter: number; verse: number }[] = [];
+    for (const j of order) {
+      if (picked.length >= req.limit) break;
+      const p = index.passages[docs[j]!]!;
+      const [first, ...more] = this.versesHolding(p, idf);
+      if (first !== undefined) add(p.book, p.chapter, first);
+      for (const v of more) rest.push({ book: p.book, chapter: p.chapter, verse: v });
+    }
+    for (const r of rest) add(r.book, r.chapter, r.verse);
     const requested = this.library.get(req.bibleId);
     const lang = requested?.language.startsWith("es") ? "es" : "en";
-    const results = order.slice(0, req.limit).map((i) => {
-      const p = index.passages[i]!;
-      const bible = this.textBible(req.bibleId, p.book);
-      const verses = bible?.verses(p.book, p.chapter, p.verseStart, p.verseEnd) ?? [];
-      const ref = { book: p.book, chapter: p.chapter, verseStart: p.verseStart, verseEnd: p.verseEnd };
-      return {
-        reference: formatReference(ref, lang),
-        text: verses.map((v) => v.text).join(" "),
-        url: readerUrl(ref, { bibleId: bible === requested ? req.bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl }),
-      };
+    const results = picked.flatMap(({ book, chapter, verse }) => {
+      const bible = this.textBible(req.bibleId, book);
+      const text = bible?.verses(book, chapter, verse)[0]?.text;
+      if (text === undefined) return [];
+      const ref = { book, chapter, verseStart: verse, verseEnd: verse };
+      return [{ reference: formatReference(ref, lang), text, url: readerUrl(ref, { bibleId: bible === requested ? req.bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl }) }];
     });
     this.metrics?.search("keyword", (performance.now() - started) / 1000);
     return { results };
+  }
+
+  /** A window's verses that hold the most (idf-weighted) query terms, in verse order; none when no verse holds one. */
+  private versesHolding(p: Passage, idf: ReadonlyMap<string, number>): number[] {
+    const terms = this.chapterTerms(p.book, p.chapter);
+    if (!terms) return [];
+    const score = new Map<number, number>();
+    for (const [t, w] of idf) for (const v of terms.verses.get(t) ?? []) if (v >= p.verseStart && v <= p.verseEnd) score.set(v, (score.get(v) ?? 0) + w);
+    const best = Math.max(0, ...score.values());
+    return [...score].filter(([, s]) => s > 0 && s === best).map(([v]) => v).sort((a, b) => a - b);
   }
 
   private requireIndex(): SearchIndex {
@@ -245,26 +282,43 @@ export class ScriptureSearch {
     return this.library.get(DEFAULT_TRANSLATION_ID) ?? bible;
   }
 
-  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[] }> {
+  /** Verses holding most of the query's words in order (any translation held), within the request's filters. */
+  private phraseHits(index: SearchIndex, req: SearchRequest, ranges: readonly (readonly [number, number])[] | undefined): PhraseHit[] {
+    const hits = this.phrases?.match(req.query, 20, PHRASE_MIN_COVERAGE) ?? [];
+    return hits.filter((h) => {
+      // Part of a line counts when it holds a word of substance ("the battle is" does not, alone, recall a verse).
+      if (h.coverage < 1 && (h.coverage < PHRASE_MIN_COVERAGE || tokenize(h.words.join(" ")).length === 0)) return false;
+      if (!ranges) return true;
+      const c = index.ranker.chapterId(h.book, h.chapter);
+      const first = c === undefined ? -1 : index.ranker.firstWindowOf(c);
+      return ranges.some(([from, to]) => first >= from && first < to);
+    });
+  }
+
+  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[]; phrases: PhraseHit[] }> {
     const { ranges, filtered } = this.ranges(index, req);
+    const phrases = this.phraseHits(index, req, ranges);
     const english = glossSpanish(req.query);
     const titles = bestTitles(req.query, english);
     const concepts = conceptsOf(req.query, english, titles);
     // The concepts' own Bible words join the question for both signals ("temper" -> anger, wrath).
-    const expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
+    let expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
+    // A query of common words only that names scripture ("the bible") asks about scripture itself: the
+    // text calls it the word of God (its own word "Scripture" is a stopword, as in every question about it).
+    if (phrases.length === 0 && tokenize(expanded).length === 0 && namesScripture(expanded)) expanded = `${expanded} ${SCRIPTURE_ITSELF}`;
     const vector = await index.embedder.embedQuery(expanded);
     // The Chroma request goes out first so the keyword and title work overlaps its round trip.
     const pending = vector && !filtered ? this.denseFromChroma(index, vector) : undefined;
     pending?.catch(() => {}); // observed below; this only keeps a rejection during the sync work from being "unhandled"
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
-    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts)];
+    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost)];
     // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`, or
     // every care concept's when the caller already knows the asker needs care).
     const avoid = req.care ? CARE_AVOID : concepts.flatMap((m) => m.concept.avoid);
     let dense: DenseHit[] | null = null;
     if (vector) dense = filtered ? this.denseInMemory(index, vector, ranges!) : await pending!;
-    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens };
+    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens, phrases };
   }
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
@@ -371,6 +425,36 @@ export class ScriptureSearch {
       url: readerUrl({ book: bookId, chapter }, link),
     };
   }
+}
+
+/**
+ * A remembered line's verse leads its chapter's highlights (it is the verse the person meant), then the
+ * keyword highlights, three at most.
+ */
+function rememberedFirst(phrases: readonly PhraseHit[], ch: ChapterText, highlights: Verse[]): Verse[] {
+  const own = phrases.filter((h) => h.book === ch.book && h.chapter === ch.chapter).map((h) => h.verse);
+  if (own.length === 0) return highlights;
+  const first = own.flatMap((v) => ch.verses.filter((x) => x.verse === v).map((x) => ({ verse: x.verse, text: x.text })));
+  return [...first, ...highlights.filter((h) => !own.includes(h.verse))].slice(0, 3);
+}
+
+/**
+ * A phrase hit counts when it holds this share of the query's words: "the battle is" of "the battle is
+ * the lord's" (0.6) but not "what does the" of a longer question.
+ */
+const PHRASE_MIN_COVERAGE = 0.6;
+
+/** A remembered line as a ranker boost on its verse: the whole line as much as a named passage, part of it less. */
+function phraseBoost(h: PhraseHit): TitleMatch {
+  const entry: TitleEntry = { kind: "title", names: [], phrases: [], ranges: [{ book: h.book, chapter: h.chapter, chapterEnd: h.chapter, verseStart: h.verse, verseEnd: h.verse }] };
+  return { entry, length: h.run, coverage: h.coverage, weight: h.coverage * h.coverage };
+}
+
+const SCRIPTURE_ITSELF = "the word of God";
+
+/** Whether the text names scripture itself ("bible", "scriptures", "la biblia"). */
+function namesScripture(text: string): boolean {
+  return words(text).some((w) => /^(?:bible|bibles|scriptures?|biblia|escrituras?)$/.test(w));
 }
 
 /** A highlighted verse before its url is added. */
