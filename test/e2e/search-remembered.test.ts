@@ -81,3 +81,21 @@ describe("keyword_search: verse-level hits", () => {
     expect(results.map((r) => r.reference)).toContain("Psalm 46:10");
   });
 });
+
+describe("search: names across languages", () => {
+  for (const bibleId of ["eng-web", "spa-rv1909"]) {
+    it(`when a Spanish question names Ruth in modern spelling ("Rut"), then Ruth's chapters come first (${bibleId})`, async () => {
+      const { results, lowConfidence } = await search("¿Quién era Rut?", bibleId);
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.slice(0, 3).every((r) => r.book_id === "RUT")).toBe(true);
+      expect(lowConfidence).toBe(false);
+    });
+  }
+
+  it("when a Spanish question names Moisés, then the chapters are Exodus chapters of Moses, not Job or Luke", async () => {
+    const { results } = await search("¿Quién fue Moisés?", "spa-rv1909");
+    expect(results[0]?.book_id).toBe("EXO");
+    expect(results[0]!.text).toMatch(/Moisés/);
+    expect(results.slice(0, 3).some((r) => r.book_id === "JOB")).toBe(false);
+  });
+});

@@ -8,7 +8,8 @@ import type { Passage } from "./types.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
 import { CARE_AVOID, CONCEPTS, conceptVocabulary, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
 import { matchTitles, phraseTokens, type TitleEntry, type TitleMatch, type TitleRange } from "./titles.js";
-import { glossSpanish } from "./spanish.js";
+import { glossSpanish, looksSpanish } from "./spanish.js";
+import { alignNames, glossNames, type Names } from "./names.js";
 import { PhraseIndex, type PhraseHit } from "./phrases.js";
 import { tokenize, words } from "./tokenizer.js";
 
@@ -77,6 +78,9 @@ export interface SearchMetrics {
   search(type: "semantic_hybrid" | "direct_passage" | "keyword", seconds: number): void;
 }
 
+/** The Spanish text parallel to eng-web, whose names are aligned with the WEB's (names.ts). */
+const SPANISH_PARALLEL = "spa-rv1909";
+
 /** Dense candidates per query: enough that fusion can lift a keyword-weak window; measured in docs/search.md. */
 const DENSE_CANDIDATES = 64;
 
@@ -89,6 +93,7 @@ const DENSE_CANDIDATES = 64;
 export class ScriptureSearch {
   private index: SearchIndex | undefined;
   private phrases: PhraseIndex | undefined;
+  private names: Names | undefined;
   private readonly chapterTermCache = new Map<string, ChapterTerms>();
   private readonly rangeCache = new Map<string, { ranges?: (readonly [number, number])[]; filtered: boolean }>();
   private common: number | undefined;
@@ -114,6 +119,9 @@ export class ScriptureSearch {
     // Every translation held, limited to the books the index ranks (tests index a few).
     const books = new Set(index.passages.map((p) => p.book));
     this.phrases = new PhraseIndex(this.library.ids().flatMap((id) => this.library.get(id) ?? []), books);
+    const es = this.library.get(SPANISH_PARALLEL);
+    const en = this.library.get(DEFAULT_TRANSLATION_ID);
+    this.names = es && en ? alignNames(es, en) : undefined;
     if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));
     // A store that hangs (alive, not answering) would hold every query already sent to it for as long
     // as it hangs: when the heartbeat marks it down, those queries fail as new ones already do.
@@ -298,7 +306,9 @@ export class ScriptureSearch {
   private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[]; phrases: PhraseHit[] }> {
     const { ranges, filtered } = this.ranges(index, req);
     const phrases = this.phraseHits(index, req, ranges);
-    const english = glossSpanish(req.query);
+    // A Spanish question's names become the English ones ("¿Quién era Rut?" -> Ruth) before its words are glossed.
+    const spanish = looksSpanish(req.query);
+    const english = glossSpanish(spanish && this.names ? glossNames(req.query, this.names) : req.query, spanish);
     const titles = bestTitles(req.query, english);
     const concepts = conceptsOf(req.query, english, titles);
     // The concepts' own Bible words join the question for both signals ("temper" -> anger, wrath).
