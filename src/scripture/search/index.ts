@@ -10,6 +10,7 @@ import { TITLES } from "./titles.js";
 import { tokenize } from "./tokenizer.js";
 import type { ChapterSource, Passage } from "./types.js";
 import { buildPassages, DEFAULT_WINDOWS } from "./windows.js";
+import { loadExpansion } from "./expansion.js";
 
 /** Bump when windows, tokens or vectors change meaning: the corpus hash then changes and re-indexes. */
 const INDEX_VERSION = 2;
@@ -44,13 +45,23 @@ export interface PreparedCorpus {
   corpusHash: string;
 }
 
+/** The search windows of a Bible, titles appended and concepts tagged. */
+export function corpusPassages(bible: ChapterSource): Passage[] {
+  return buildPassages(bible, TITLES, DEFAULT_WINDOWS, CONCEPTS.map((c) => c.entry));
+}
+
 export function prepareCorpus(bible: ChapterSource): PreparedCorpus {
-  const passages = buildPassages(bible, TITLES, DEFAULT_WINDOWS, CONCEPTS.map((c) => c.entry));
+  const passages = corpusPassages(bible);
   const tokens = passages.map((p) => tokenize(p.text));
-  // Concept tags are keyword terms of the window that do not make it "longer" for BM25.
-  const keywordTokens = passages.map((p, i) => (p.tags ? [...tokens[i]!, ...tokenize(p.tags)] : tokens[i]!));
+  const expansion = loadExpansion(passages);
+  // Concept tags and commentary words (expansion.ts) are keyword terms of the window that do not make
+  // it "longer" for BM25, and are kept out of its text (what the model reads, what LSA learns).
+  const keywordTokens = passages.map((p, i) => {
+    const extra = [...(p.tags ? tokenize(p.tags) : []), ...expansion[i]!];
+    return extra.length > 0 ? [...tokens[i]!, ...extra] : tokens[i]!;
+  });
   const ranker = new PassageRanker(passages, keywordTokens, tokens.map((t) => t.length));
-  return { passages, tokens, ranker, corpusHash: corpusHashOf(passages) };
+  return { passages, tokens, ranker, corpusHash: corpusHashOf(passages, expansion) };
 }
 
 export interface IndexOptions {
@@ -69,9 +80,9 @@ function specOf(e: EmbedderConfig): string {
   return e.kind === "lsa" ? `lsa:${LSA.dim}:${LSA.seed}` : `openai:${e.baseURL}:${e.model}`;
 }
 
-function corpusHashOf(passages: readonly Passage[]): string {
+function corpusHashOf(passages: readonly Passage[], expansion: readonly string[][]): string {
   const h = createHash("sha256").update(`v${INDEX_VERSION}:${DEFAULT_WINDOWS.size}:${DEFAULT_WINDOWS.stride}\n`);
-  for (const p of passages) h.update(`${p.id}\t${p.text}\t${p.tags ?? ""}\n`);
+  passages.forEach((p, i) => h.update(`${p.id}\t${p.text}\t${p.tags ?? ""}\t${expansion[i]!.join(" ")}\n`));
   return h.digest("hex").slice(0, 16);
 }
 

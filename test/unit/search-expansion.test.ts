@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { loadBibleLibrary } from "../../src/scripture/corpus.js";
+import { commentaryTerms, loadExpansion } from "../../src/scripture/search/expansion.js";
+import { corpusPassages, prepareCorpus } from "../../src/scripture/search/index.js";
+import { tokenize } from "../../src/scripture/search/tokenizer.js";
+import type { ChapterSource } from "../../src/scripture/search/types.js";
+
+const web = loadBibleLibrary({ ids: ["eng-web"] }).get("eng-web")!;
+const only = (books: string[]): ChapterSource => ({ chapter: (b, c) => (books.includes(b) ? web.chapter(b, c) : undefined) });
+
+describe("document expansion from the shipped commentaries", () => {
+  it("gives a window the commentary's words its own text lacks, never references or numbers", () => {
+    const passages = corpusPassages(only(["EPH"]));
+    const terms = commentaryTerms(passages);
+    const i = passages.findIndex((p) => p.chapter === 4 && p.verseStart <= 31 && p.verseEnd >= 31);
+    expect(terms[i]!.length).toBe(10);
+    const own = new Set(tokenize(passages[i]!.text));
+    for (const t of terms[i]!) {
+      expect(own.has(t)).toBe(false);
+      expect(t).not.toMatch(/\d/);
+    }
+  });
+
+  it("the shipped file knows every window of today's windowing (rerun npm run ingest:expansion when it does not)", () => {
+    const passages = corpusPassages(only(["RUT", "PHM", "EPH", "PSA"]));
+    const shipped = loadExpansion(passages);
+    expect(shipped.every((t) => t.length === 10)).toBe(true);
+  });
+
+  it("adds the words to the window's keyword terms, not to its text or its length", () => {
+    const prepared = prepareCorpus(only(["EPH"]));
+    const i = prepared.passages.findIndex((p) => p.chapter === 4 && p.verseStart <= 31 && p.verseEnd >= 31);
+    const added = loadExpansion(prepared.passages)[i]!;
+    expect(added.length).toBeGreaterThan(0);
+    expect(prepared.tokens[i]).not.toEqual(expect.arrayContaining(added));
+    for (const t of added) expect(prepared.ranker.bm25.sparse([t]).docs).toContain(i);
+  });
+});
