@@ -122,9 +122,11 @@ async function main() {
     const baseline = new Bm25Index(docs);
     const ours = new Map<EvalQuery, string[]>();
     const sims = new Map<EvalQuery, number[]>();
+    const low = new Map<EvalQuery, boolean>();
     const base = new Map<EvalQuery, string[]>();
     for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld, ...typedDev, ...typedHeld, ...naves]) {
-      const { results } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
+      const { results, lowConfidence } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
+      low.set(q, lowConfidence);
       ours.set(q, results.map((r) => `${r.book_id} ${r.chapter}`));
       sims.set(q, results.map((r) => r.similarity));
       const s = baseline.scores(tokenize(q.query));
@@ -140,10 +142,13 @@ async function main() {
         const harmed = set.filter((q) => ours.get(q)!.slice(0, 3).some((x) => q.harmful!.includes(x))).length;
         console.log(`${`${name}: harm@3`.padEnd(34)} n=${String(set.length).padStart(3)}  harmful chapter in the top 3: ${harmed} (${(harmed / Math.max(1, set.length)).toFixed(3)})`);
       }
+      const flagged = set.filter((q) => low.get(q));
+      const hitShare = (qs: EvalQuery[]) => (qs.filter((q) => ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x))).length / Math.max(1, qs.length)).toFixed(3);
+      console.log(`${`${name}: low confidence`.padEnd(34)} n=${String(flagged.length).padStart(3)}  hit@5 when flagged ${hitShare(flagged)}, when not ${hitShare(set.filter((q) => !low.get(q)))}`);
       console.log(formatRow(`${name}: empty result lists`, { recall5: 0, hit5: 0, mrr10: 0, ndcg10: 0, n: set.filter((q) => ours.get(q)!.length === 0).length }).replace(/ +recall.*/, ""));
     }
     const dump = process.argv.indexOf("--dump");
-    if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r, similarity: sims.get(q) }))));
+    if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r, similarity: sims.get(q), lowConfidence: low.get(q) }))));
     if (process.argv.includes("--misses")) {
       for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev], ["typed dev", typedDev]] as const) {
         const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)) || ours.get(q)!.slice(0, 3).some((x) => q.harmful?.includes(x)));

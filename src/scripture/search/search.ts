@@ -52,14 +52,17 @@ export interface KeywordResult {
 export type SearchType = "semantic_hybrid" | "direct_passage";
 
 /**
- * What a search answers. `lowConfidence`: nothing matched the question well, i.e. no result reached
- * SIMILARITY_FLOOR (results empty) or the results are guesses from index words that only begin like the
- * question's (a typo, an unknown word).
+ * What a search answers. `lowConfidence`: nothing matched the question well: no result reached
+ * SIMILARITY_FLOOR (results empty), the results are guesses from index words that only begin like the
+ * question's (a typo, an unknown word), or nothing named in the question (a passage title, a concept, a
+ * remembered line) matched and the best result's similarity is under LOW_CONFIDENCE_SIMILARITY.
  */
 export interface SearchAnswer {
   results: SearchResult[];
   type: SearchType;
   lowConfidence: boolean;
+  /** Why results came with low confidence: guesses from words that only begin like the question's, or weak matches. */
+  lowConfidenceReason?: "guess" | "weak";
 }
 
 /**
@@ -69,6 +72,13 @@ export interface SearchAnswer {
  * removes is the tail of weak guesses (a chapter sharing one rare word).
  */
 export const SIMILARITY_FLOOR = 0.1;
+
+/**
+ * Without a title, concept or remembered line matched, a best result under this similarity is a weak
+ * match: measured on every eval set (docs/search.md, "Confidence"), such results held a wanted chapter
+ * in their top 5 far less often than the rest.
+ */
+export const LOW_CONFIDENCE_SIMILARITY = 0.35;
 
 export class SearchUnavailableError extends Error {
   override name = "SearchUnavailableError";
@@ -166,7 +176,7 @@ export class ScriptureSearch {
       return { results: hit ? [hit] : [], type: "direct_passage", lowConfidence: false };
     }
     const index = this.requireIndex();
-    let { ranked, tokens, phrases } = await this.rank(index, req);
+    let { ranked, tokens, phrases, named } = await this.rank(index, req);
     // Words the index does not hold are matched by their beginnings ("inmigrantes" -> immigrants is not
     // there, but typos and Spanish cognates are): a guess, so it is marked low confidence. A question with
     // nothing the index knows ("asdf qwerty") gets no results and says so, rather than stand-in chapters.
@@ -177,8 +187,9 @@ export class ScriptureSearch {
     for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
     const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => rememberedFirst(phrases, ch, this.highlights(index, ch, r, idf))) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
-    const lowConfidence = guessed || results.length === 0;
-    return { results, type: "semantic_hybrid", lowConfidence };
+    const lowConfidence = guessed || results.length === 0 || (!named && results[0]!.similarity < LOW_CONFIDENCE_SIMILARITY);
+    const reason = results.length === 0 || !lowConfidence ? undefined : guessed ? "guess" : "weak";
+    return { results, type: "semantic_hybrid", lowConfidence, ...(reason ? { lowConfidenceReason: reason } : {}) };
   }
 
   /**
@@ -303,7 +314,8 @@ export class ScriptureSearch {
     });
   }
 
-  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[]; phrases: PhraseHit[] }> {
+  /** `named`: a passage title, a concept or a remembered line of the question matched (evidence beyond word overlap). */
+  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[]; phrases: PhraseHit[]; named: boolean }> {
     const { ranges, filtered } = this.ranges(index, req);
     const phrases = this.phraseHits(index, req, ranges);
     // A Spanish question's names become the English ones ("¿Quién era Rut?" -> Ruth) before its words are glossed.
@@ -328,7 +340,7 @@ export class ScriptureSearch {
     const avoid = req.care ? CARE_AVOID : concepts.flatMap((m) => m.concept.avoid);
     let dense: DenseHit[] | null = null;
     if (vector) dense = filtered ? this.denseInMemory(index, vector, ranges!) : await pending!;
-    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens, phrases };
+    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens, phrases, named: titles.length + concepts.length + phrases.length > 0 };
   }
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
