@@ -1,7 +1,9 @@
 /**
  * Writes data/study/expansion.json.gz: each search window's commentary words (src/scripture/search/
  * expansion.ts), computed from the shipped commentaries once here rather than at every start (reading
- * and tokenizing 8 MB of commentary takes 10-20 s). Rerun after the windows or the commentaries change.
+ * and tokenizing 8 MB of commentary takes 10-20 s); and data/study/names-spa-eng.json.gz: the RV1909's
+ * names aligned with the WEB's (names.ts; 1-2 s of a start otherwise). Rerun after the windows, the
+ * commentaries or the Bible texts change.
  *
  * Run: npm run ingest:expansion
  */
@@ -11,9 +13,11 @@ import { gzipSync } from "node:zlib";
 import { DEFAULT_STUDY_DIR } from "../src/study/data.js";
 import { loadBibleLibrary } from "../src/scripture/corpus.js";
 import { commentaryTerms, EXPANSION_FILE } from "../src/scripture/search/expansion.js";
+import { alignNames, NAMES_FILE, namesToJson } from "../src/scripture/search/names.js";
 import { corpusPassages } from "../src/scripture/search/index.js";
 
-const web = loadBibleLibrary({ ids: ["eng-web"] }).get("eng-web")!;
+const library = loadBibleLibrary({ ids: ["eng-web", "spa-rv1909"] });
+const web = library.get("eng-web")!;
 const passages = corpusPassages(web);
 const started = Date.now();
 const terms = commentaryTerms(passages);
@@ -24,3 +28,7 @@ passages.forEach((p, i) => {
 const body = gzipSync(JSON.stringify(out), { level: 9 });
 writeFileSync(join(DEFAULT_STUDY_DIR, EXPANSION_FILE), body);
 console.log(`${Object.keys(out).length} of ${passages.length} windows expanded in ${Date.now() - started} ms; ${EXPANSION_FILE} ${(body.length / 1024).toFixed(0)} KB`);
+
+const names = gzipSync(JSON.stringify(namesToJson(alignNames(library.get("spa-rv1909")!, web))), { level: 9 });
+writeFileSync(join(DEFAULT_STUDY_DIR, NAMES_FILE), names);
+console.log(`${NAMES_FILE} ${(names.length / 1024).toFixed(0)} KB`);

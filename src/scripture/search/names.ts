@@ -9,6 +9,7 @@
  */
 import { ALL_BOOKS, chapterCount } from "../books.js";
 import type { Bible } from "../corpus.js";
+import { DEFAULT_STUDY_DIR, readGzipJson } from "../../study/data.js";
 import { words } from "./tokenizer.js";
 
 /** A name must share at least this many verses with its counterpart, and this share of both (Dice). */
@@ -165,4 +166,23 @@ export function glossNames(query: string, names: Names): string {
     return en ?? w;
   });
   return changed ? out.join(" ") : query;
+}
+
+/** The shipped alignment (npm run ingest:expansion writes it from the RV1909 and the WEB). */
+export const NAMES_FILE = "names-spa-eng.json.gz";
+
+interface NamesFile {
+  table: [string, string][];
+  names: [string, number][];
+  spanishWords: string[];
+}
+
+export function namesToJson(names: Names): NamesFile {
+  return { table: [...names.table], names: [...names.names], spanishWords: [...names.spanishWords].sort() };
+}
+
+/** The shipped alignment, or undefined when the file is missing (the caller aligns the texts itself, a second or two). */
+export function loadNames(dir = DEFAULT_STUDY_DIR): Names | undefined {
+  const file = readGzipJson<NamesFile>(dir, NAMES_FILE);
+  return file && { table: new Map(file.table), names: new Map(file.names), spanishWords: new Set(file.spanishWords) };
 }

@@ -9,7 +9,7 @@ import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
 import { CARE_AVOID, CONCEPTS, conceptVocabulary, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
 import { matchTitles, phraseTokens, type TitleEntry, type TitleMatch, type TitleRange } from "./titles.js";
 import { glossSpanish, looksSpanish } from "./spanish.js";
-import { alignNames, glossNames, type Names } from "./names.js";
+import { alignNames, glossNames, loadNames, type Names } from "./names.js";
 import { PhraseIndex, type PhraseHit } from "./phrases.js";
 import { tokenize, words } from "./tokenizer.js";
 
@@ -131,7 +131,8 @@ export class ScriptureSearch {
     this.phrases = new PhraseIndex(this.library.ids().flatMap((id) => this.library.get(id) ?? []), books);
     const es = this.library.get(SPANISH_PARALLEL);
     const en = this.library.get(DEFAULT_TRANSLATION_ID);
-    this.names = es && en ? alignNames(es, en) : undefined;
+    // Shipped (npm run ingest:expansion aligns them once); aligned here only when the file is missing.
+    this.names = loadNames() ?? (es && en ? alignNames(es, en) : undefined);
     if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));
     // A store that hangs (alive, not answering) would hold every query already sent to it for as long
     // as it hangs: when the heartbeat marks it down, those queries fail as new ones already do.
