@@ -36,3 +36,23 @@ describe("document expansion from the shipped commentaries", () => {
     for (const t of added) expect(prepared.ranker.bm25.sparse([t]).docs).toContain(i);
   });
 });
+
+describe("which passages teach: the commentary prior", () => {
+  it("ranks a chapter the commentators dwell on above a genealogy or an inventory of offerings", async () => {
+    const { commentaryPrior } = await import("../../src/scripture/search/expansion.js");
+    const chapters = [
+      { book: "EPH", chapter: 4, verses: 32 },
+      { book: "1CH", chapter: 1, verses: 54 },
+      { book: "NUM", chapter: 7, verses: 89 },
+      { book: "MAT", chapter: 5, verses: 48 },
+    ];
+    const prior = commentaryPrior(chapters);
+    expect(Math.min(prior[0]!, prior[3]!)).toBeGreaterThan(Math.max(prior[1]!, prior[2]!));
+    for (const p of prior) expect(p >= 0 && p <= 1).toBe(true);
+  });
+
+  it("is part of every prepared corpus's ranker, one value per chapter", () => {
+    const prepared = prepareCorpus(only(["EPH", "NUM"]));
+    expect(prepared.ranker.prior?.length).toBe(prepared.ranker.chapters.length);
+  });
+});

@@ -89,6 +89,9 @@ export function commentaryTerms(passages: readonly Passage[], options = DEFAULT_
   });
 }
 
+/** Commentaries that cover the whole Bible: the Treasury of David (psalms only) would lift every psalm. */
+const PRIOR_SOURCES = new Set(["mhcc", "scofield"]);
+
 /** The shipped expansion (npm run ingest:expansion writes it): passage id -> its terms, space-separated. */
 export const EXPANSION_FILE = "expansion.json.gz";
 
@@ -99,4 +102,29 @@ export const EXPANSION_FILE = "expansion.json.gz";
 export function loadExpansion(passages: readonly Passage[], dir = DEFAULT_STUDY_DIR): string[][] {
   const byId = readGzipJson<Record<string, string>>(dir, EXPANSION_FILE) ?? {};
   return passages.map((p) => byId[p.id]?.split(" ").filter(Boolean) ?? []);
+}
+
+/**
+ * Which passages teach: how much the commentaries that cover every book (Matthew Henry's, Scofield's)
+ * say about a chapter, per verse, as a rank in [0, 1] among the
+ * chapters (1 = the most discussed). Commentators dwell on the chapters that teach and pass quickly over
+ * lists, genealogies and inventories, so a topic's teaching passage outranks a list that uses its word.
+ * Text lengths only (no tokenizing), so it is cheap enough to compute at every start.
+ */
+export function commentaryPrior(chapters: readonly { book: string; chapter: number; verses: number }[], dir = DEFAULT_STUDY_DIR): Float32Array {
+  const chars = new Map<string, number>();
+  for (const book of new Set(chapters.map((c) => c.book))) {
+    for (const source of SOURCES.filter((s) => PRIOR_SOURCES.has(s.id))) {
+      for (const [chapter, , , title, text] of readGzipJson<SectionRow[]>(dir, `commentaries/${source.id}/${book}.json.gz`) ?? []) {
+        if (source.keep && !source.keep(title)) continue;
+        const key = `${book}.${chapter}`;
+        chars.set(key, (chars.get(key) ?? 0) + text.length);
+      }
+    }
+  }
+  const density = chapters.map((c) => (chars.get(`${c.book}.${c.chapter}`) ?? 0) / Math.max(1, c.verses));
+  const order = density.map((d, i) => [d, i] as const).sort((a, b) => a[0] - b[0]);
+  const prior = new Float32Array(chapters.length);
+  order.forEach(([, i], rank) => (prior[i] = chapters.length > 1 ? rank / (chapters.length - 1) : 1));
+  return prior;
 }

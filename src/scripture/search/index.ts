@@ -10,7 +10,7 @@ import { TITLES } from "./titles.js";
 import { tokenize } from "./tokenizer.js";
 import type { ChapterSource, Passage } from "./types.js";
 import { buildPassages, DEFAULT_WINDOWS } from "./windows.js";
-import { loadExpansion } from "./expansion.js";
+import { commentaryPrior, loadExpansion } from "./expansion.js";
 
 /** Bump when windows, tokens or vectors change meaning: the corpus hash then changes and re-indexes. */
 const INDEX_VERSION = 2;
@@ -61,6 +61,9 @@ export function prepareCorpus(bible: ChapterSource): PreparedCorpus {
     return extra.length > 0 ? [...tokens[i]!, ...extra] : tokens[i]!;
   });
   const ranker = new PassageRanker(passages, keywordTokens, tokens.map((t) => t.length));
+  const verses = new Map<string, number>();
+  for (const p of passages) verses.set(`${p.book}.${p.chapter}`, Math.max(verses.get(`${p.book}.${p.chapter}`) ?? 0, p.verseEnd));
+  ranker.prior = commentaryPrior(ranker.chapters.map((c) => ({ ...c, verses: verses.get(`${c.book}.${c.chapter}`)! })));
   return { passages, tokens, ranker, corpusHash: corpusHashOf(passages, expansion) };
 }
 
