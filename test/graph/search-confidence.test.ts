@@ -46,9 +46,9 @@ describe("the prefetched turn's confidence", () => {
   });
 
   it("when nothing the question names matched and the matches are loose, then the turn keeps them and says they are weak", async () => {
-    const answer = await service.search.search({ query: "what about the weather tomorrow", bibleId: "eng-web", limit: 4 });
+    const answer = await service.search.search({ query: "something about car engines", bibleId: "eng-web", limit: 4 });
     expect(answer).toMatchObject({ lowConfidence: true, lowConfidenceReason: "weak" });
-    const { calls, results } = await prefetchedFor("what about the weather tomorrow");
+    const { calls, results } = await prefetchedFor("something about car engines");
     expect(calls).toEqual(["search_scripture"]);
     expect(results[0]!.startsWith(WEAK_NOTE)).toBe(true);
   });

@@ -5,9 +5,9 @@
  * ("i can do all things") that the keyword index drops as stopwords. Here every word counts: a verse
  * matches by the longest run of the query's words it holds in order.
  *
- * Layout (compact, built once when the index attaches, about 0.3 s and 40 MB for three Bibles): words
- * are 32-bit hashes (no vocabulary of strings to build), each verse's word hashes sit in one Uint32Array,
- * and every adjacent pair of every verse is filed by a 32-bit pair hash in 2^20 buckets (a counting sort,
+ * Layout (compact, built once when the index attaches: about 1 s and 21 MB for three Bibles): words
+ * are hashes (no vocabulary of strings to build), each verse's word hashes sit in one Uint32Array,
+ * and every adjacent pair of every verse is filed by a 32-bit pair hash in 2^19 buckets (a counting sort,
  * not a comparison sort), so the verses holding a pair are one bucket scan away. A hash collision can
  * only add a candidate; the word-by-word comparison that measures the run decides.
  */
@@ -33,7 +33,7 @@ export interface PhraseHit {
 const COMMON_PAIR = 4000;
 /** Verses compared word by word per query, at most. */
 const MAX_CANDIDATES = 2000;
-const BUCKET_BITS = 20;
+const BUCKET_BITS = 19;
 
 /** Folded letter for a char code: a-z and 0-9 as is, A-Z and accented Latin letters to lower-case base letters; 0 = not a word char. */
 const LETTER = new Uint16Array(0x180);
@@ -102,8 +102,8 @@ function hashPair(a: number, b: number): number {
 }
 
 export class PhraseIndex {
-  /** Verse v's word hashes are words[offsets[v] .. offsets[v + 1]). */
-  private readonly words: Uint32Array;
+  /** Verse v's word hashes (their low 16 bits: enough to compare words, half the memory) are words[offsets[v] .. offsets[v + 1]). */
+  private readonly words: Uint16Array;
   private readonly offsets: Uint32Array;
   /** Verse v: book index (ALL_BOOKS) << 24 | chapter << 12 | verse, and its translation. */
   private readonly place: Uint32Array;
@@ -111,7 +111,8 @@ export class PhraseIndex {
   private readonly bibleIds: string[] = [];
   /** Pair entries filed by bucket: entries of bucket k are [bucketStart[k], bucketStart[k + 1]). */
   private readonly bucketStart: Uint32Array;
-  private readonly pairHash: Uint32Array;
+  /** Each entry's pair hash, low 16 bits (its bucket holds the top bits). */
+  private readonly pairHash: Uint16Array;
   private readonly pairVerse: Uint32Array;
   /** Scratch: per verse, how many of the query's pairs it holds (reset after each match). */
   private readonly held: Uint8Array;
@@ -135,31 +136,31 @@ export class PhraseIndex {
         }
       });
     }
-    this.words = words.buf.slice(0, words.n);
+    const full = words.buf.subarray(0, words.n);
+    this.words = Uint16Array.from(full, (h) => h & 0xffff);
     this.offsets = Uint32Array.from(offsets);
     this.place = Uint32Array.from(place);
     this.bible = Uint8Array.from(bible);
     this.held = new Uint8Array(place.length);
     // Counting sort of the pairs into buckets by their hash's top bits.
     const verses = place.length;
-    const w = this.words;
+    const w = full;
     const off = this.offsets;
-    const hashes = new Uint32Array(Math.max(0, w.length - verses));
-    const owner = new Uint32Array(hashes.length);
-    let p = 0;
-    for (let v = 0; v < verses; v++) {
-      for (let k = off[v]!; k + 1 < off[v + 1]!; k++) (hashes[p] = hashPair(w[k]!, w[k + 1]!)), (owner[p++] = v);
-    }
+    // Two passes over the pairs, hashing each twice, rather than holding ~18 MB of hashes in between.
     const count = new Uint32Array((1 << BUCKET_BITS) + 1);
-    for (let i = 0; i < p; i++) count[(hashes[i]! >>> (32 - BUCKET_BITS)) + 1]!++;
+    for (let v = 0; v < verses; v++) for (let k = off[v]!; k + 1 < off[v + 1]!; k++) count[(hashPair(w[k]!, w[k + 1]!) >>> (32 - BUCKET_BITS)) + 1]!++;
     for (let k = 1; k < count.length; k++) count[k]! += count[k - 1]!;
     this.bucketStart = count.slice();
-    this.pairHash = new Uint32Array(p);
-    this.pairVerse = new Uint32Array(p);
-    for (let i = 0; i < p; i++) {
-      const at = count[hashes[i]! >>> (32 - BUCKET_BITS)]!++;
-      this.pairHash[at] = hashes[i]!;
-      this.pairVerse[at] = owner[i]!;
+    const total = count[count.length - 1]!;
+    this.pairHash = new Uint16Array(total);
+    this.pairVerse = new Uint32Array(total);
+    for (let v = 0; v < verses; v++) {
+      for (let k = off[v]!; k + 1 < off[v + 1]!; k++) {
+        const h = hashPair(w[k]!, w[k + 1]!);
+        const at = count[h >>> (32 - BUCKET_BITS)]!++;
+        this.pairHash[at] = h & 0xffff;
+        this.pairVerse[at] = v;
+      }
     }
   }
 
@@ -172,11 +173,12 @@ export class PhraseIndex {
     const k = h >>> (32 - BUCKET_BITS);
     const from = this.bucketStart[k]!;
     const to = this.bucketStart[k + 1]!;
+    const low = h & 0xffff;
     let n = 0;
-    for (let i = from; i < to; i++) if (this.pairHash[i] === h) n++;
+    for (let i = from; i < to; i++) if (this.pairHash[i] === low) n++;
     const out = new Uint32Array(n);
     n = 0;
-    for (let i = from; i < to; i++) if (this.pairHash[i] === h) out[n++] = this.pairVerse[i]!;
+    for (let i = from; i < to; i++) if (this.pairHash[i] === low) out[n++] = this.pairVerse[i]!;
     return out;
   }
 
@@ -214,12 +216,13 @@ export class PhraseIndex {
       }
     }
     const scored: { v: number; run: number; end: number }[] = [];
+    const qlow = qh.map((h) => h & 0xffff);
     const rows: [Uint16Array, Uint16Array] = [new Uint16Array(qh.length + 1), new Uint16Array(qh.length + 1)];
     for (const v of touched) {
       const c = held[v]!;
       held[v] = 0;
       if (c < need || scored.length >= MAX_CANDIDATES) continue;
-      const [run, end] = this.longestRun(qh, v, rows);
+      const [run, end] = this.longestRun(qlow, v, rows);
       if (run >= min) scored.push({ v, run, end });
     }
     // One hit per verse: its best run, and every translation that words it so (a line both the KJV and
