@@ -88,6 +88,13 @@ export interface SearchMetrics {
   search(type: "semantic_hybrid" | "direct_passage" | "keyword", seconds: number): void;
 }
 
+/**
+ * The translations the phrase index reads: the English ones (KJV, WEB). The RV1909 would add 7 MB and
+ * its 30 MB text loaded at every start; a Spanish question reaches English words through the gloss and
+ * the names (measured in docs/search.md).
+ */
+const PHRASE_LANGUAGE = "en";
+
 /** The Spanish text parallel to eng-web, whose names are aligned with the WEB's (names.ts). */
 const SPANISH_PARALLEL = "spa-rv1909";
 
@@ -128,11 +135,9 @@ export class ScriptureSearch {
     this.index = index;
     // Every translation held, limited to the books the index ranks (tests index a few).
     const books = new Set(index.passages.map((p) => p.book));
-    this.phrases = new PhraseIndex(this.library.ids().flatMap((id) => this.library.get(id) ?? []), books);
-    const es = this.library.get(SPANISH_PARALLEL);
-    const en = this.library.get(DEFAULT_TRANSLATION_ID);
+    this.phrases = new PhraseIndex(this.library.ids().flatMap((id) => this.library.get(id) ?? []).filter((b) => b.language.startsWith(PHRASE_LANGUAGE)), books);
     // Shipped (npm run ingest:expansion aligns them once); aligned here only when the file is missing.
-    this.names = loadNames() ?? (es && en ? alignNames(es, en) : undefined);
+    this.names = loadNames() ?? this.alignNames();
     if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));
     // A store that hangs (alive, not answering) would hold every query already sent to it for as long
     // as it hangs: when the heartbeat marks it down, those queries fail as new ones already do.
@@ -141,6 +146,12 @@ export class ScriptureSearch {
       const err = new Error("vector store marked down");
       for (const fail of [...this.waiting]) fail(err);
     });
+  }
+
+  private alignNames(): Names | undefined {
+    const es = this.library.get(SPANISH_PARALLEL);
+    const en = this.library.get(DEFAULT_TRANSLATION_ID);
+    return es && en ? alignNames(es, en) : undefined;
   }
 
   /**
