@@ -6,12 +6,14 @@ import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import type { Passage } from "./types.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
-import { CARE_AVOID, CONCEPTS, conceptVocabulary, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
-import { matchTitles, phraseTokens, type TitleEntry, type TitleMatch, type TitleRange } from "./titles.js";
+import { CARE_AVOID, conceptVocabulary } from "./concepts.js";
+import type { TitleEntry, TitleMatch } from "./titles.js";
 import { glossSpanish, looksSpanish } from "./spanish.js";
 import { alignNames, glossNames, loadNames, type Names } from "./names.js";
 import { PhraseIndex, type PhraseHit } from "./phrases.js";
 import { tokenize, words } from "./tokenizer.js";
+import { bestTitles, conceptBoost, conceptsOf, relatedBoosts } from "./signals.js";
+import { dotRange, topK } from "./topk.js";
 
 export interface SearchRequest {
   query: string;
@@ -507,149 +509,3 @@ function namedVerses(bible: Bible, book: string, chapter: number, named: number[
   return bible.verses(book, chapter, from, Math.min(to, from + 9)).map((v) => ({ verse: v.verse, text: v.text }));
 }
 
-/**
- * Titles carry Spanish names, so the original query is matched as well as its English gloss; the
- * longer match is the more specific one ("el buen samaritano" as a whole beats "samaritan").
- */
-function bestTitles(query: string, english: string): TitleMatch[] {
-  const original = matchTitles(query);
-  if (english === query) return original;
-  const glossed = matchTitles(english);
-  const len = (ms: TitleMatch[]) => ms[0]?.length ?? 0;
-  return len(glossed) > len(original) ? glossed : original;
-}
-
-/**
- * Concepts named in the question (a Spanish question's words meet the Spanish terms, its word-for-word
- * English gloss the English ones; a match inside a longer one of either is dropped), less those inside a
- * longer title match ("the death of Jesus" is the crucifixion, not the concept "death").
- */
-function conceptsOf(query: string, english: string, titles: readonly TitleMatch[]): ConceptMatch[] {
-  const found = new Map<string, ConceptMatch>();
-  const matches = english === query ? matchConcepts(query) : outermost([...matchConcepts(query, undefined, "es"), ...matchConcepts(english, undefined, "en")]);
-  for (const m of matches) {
-    const prior = found.get(m.concept.id);
-    if (!prior || m.length > prior.length) found.set(m.concept.id, m);
-  }
-  const titleWords = new Set(titles.flatMap((t) => t.entry.phrases.flat()));
-  const longestTitle = titles[0]?.length ?? 0;
-  return [...found.values()].filter((m) => !(m.length < longestTitle && m.words.every((w) => titleWords.has(w))));
-}
-
-/**
- * A concept as a ranker topic entry. Its boost follows how much of the question it is: all of "how do
- * I control my temper" (content words: control, temper) but little of "Jacob steals Esau's blessing",
- * so a story's own words keep outranking a concept named in passing (measured in docs/search.md).
- */
-function conceptBoost(m: ConceptMatch, query: string): TitleMatch {
-  const n = Math.max(1, phraseTokens(query).length);
-  const content = Math.max(1, tokenize(query).length);
-  // A care concept (one that avoids texts) is what the message is about however long it is.
-  const share = m.concept.avoid.length > 0 ? 1 : Math.min(1, CONCEPT_SHARE * Math.min(1, m.length / content));
-  return { entry: m.concept.entry, length: m.length, coverage: Math.min(1, m.length / n), weight: share };
-}
-
-/**
- * A question that is only a story's name ("the prodigal son") has nothing but the name's own words to
- * rank the rest by, and generic ones ("son") fill the list with genealogies. So the concepts that list the
- * story's passage (LUK 15: God's love for sinners, repentance) count as weakly named: after the story
- * itself come the passages that teach what it teaches. Measured in docs/search.md (story misses).
- */
-function relatedBoosts(titles: readonly TitleMatch[], named: readonly ConceptMatch[]): TitleMatch[] {
-  const story = titles[0];
-  if (!story || story.entry.kind === "topic" || story.coverage < 1) return [];
-  const seen = new Set(named.map((m) => m.concept.id));
-  return relatedConcepts(story.entry)
-    .filter((c) => !seen.has(c.id))
-    .map((c) => ({ entry: c.entry, length: 0, coverage: 1, weight: RELATED_WEIGHT }));
-}
-
-/** A related concept's boost relative to a named one. */
-const RELATED_WEIGHT = 1;
-
-const relatedCache = new WeakMap<TitleEntry, readonly Concept[]>();
-
-/** Concepts with a passage that overlaps one of the title's ranges (care concepts excepted: distress is not inferred from a story). */
-function relatedConcepts(entry: TitleEntry): readonly Concept[] {
-  let found = relatedCache.get(entry);
-  if (!found) {
-    const overlaps = (a: TitleRange, b: TitleRange) =>
-      a.book === b.book && position(a.chapter, a.verseStart) <= position(b.chapterEnd, b.verseEnd) && position(b.chapter, b.verseStart) <= position(a.chapterEnd, a.verseEnd);
-    found = CONCEPTS.filter((c) => c.avoid.length === 0 && c.ranges.some((r) => entry.ranges.some((t) => overlaps(r, t))));
-    relatedCache.set(entry, found);
-  }
-  return found;
-}
-
-const position = (chapter: number, verse: number) => chapter * 1000 + verse;
-
-/** A concept covering a third of the question's content words gets its full boost. */
-const CONCEPT_SHARE = 3;
-
-/**
- * Dot products of `q` with rows [from, to) of a row-major matrix; a tight loop V8 keeps monomorphic.
- * Unrolled by eight when the dimension allows, with one accumulator added to in the same order as the
- * plain loop, so the sums are bit for bit the same (about 1.6x faster: V8 does not unroll it itself).
- */
-function dotRange(m: Float32Array, q: Float32Array, dim: number, from: number, to: number): Float32Array {
-  const out = new Float32Array(to - from);
-  if (dim % 8 !== 0) {
-    for (let i = from, o = from * dim; i < to; i++, o += dim) {
-      let s = 0;
-      for (let k = 0; k < dim; k++) s += m[o + k]! * q[k]!;
-      out[i - from] = s;
-    }
-    return out;
-  }
-  for (let i = from, o = from * dim; i < to; i++, o += dim) {
-    let s = 0;
-    for (let k = 0, j = o; k < dim; k += 8, j += 8) {
-      s = s + m[j]! * q[k]! + m[j + 1]! * q[k + 1]! + m[j + 2]! * q[k + 2]! + m[j + 3]! * q[k + 3]!
-        + m[j + 4]! * q[k + 4]! + m[j + 5]! * q[k + 5]! + m[j + 6]! * q[k + 6]! + m[j + 7]! * q[k + 7]!;
-    }
-    out[i - from] = s;
-  }
-  return out;
-}
-
-/** The k best scores with their positions (offset added), best first. */
-function topK(scores: Float32Array, offset: number, k: number): DenseHit[] {
-  if (scores.length <= k) {
-    return Array.from(scores, (score, i) => ({ index: i + offset, score })).sort((a, b) => b.score - a.score);
-  }
-  const threshold = kthLargest(scores, k);
-  const hits: DenseHit[] = [];
-  for (let i = 0; i < scores.length && hits.length < k * 2; i++) if (scores[i]! >= threshold) hits.push({ index: i + offset, score: scores[i]! });
-  return hits.sort((a, b) => b.score - a.score).slice(0, k);
-}
-
-/**
- * The k-th largest of `values` (duplicates counted), as sorting a copy and reading [length - k] gives,
- * with a min-heap of the k largest: one pass instead of sorting a few thousand floats per filtered query.
- */
-function kthLargest(values: Float32Array, k: number): number {
-  const heap = Float64Array.from(values.subarray(0, k));
-  const down = (from: number) => {
-    let i = from;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let low = i;
-      if (l < k && heap[l]! < heap[low]!) low = l;
-      if (r < k && heap[r]! < heap[low]!) low = r;
-      if (low === i) return;
-      const t = heap[i]!;
-      heap[i] = heap[low]!;
-      heap[low] = t;
-      i = low;
-    }
-  };
-  for (let i = (k >> 1) - 1; i >= 0; i--) down(i);
-  for (let i = k; i < values.length; i++) {
-    if (values[i]! > heap[0]!) {
-      heap[0] = values[i]!;
-      down(0);
-    }
-  }
-  return heap[0]!;
-}
