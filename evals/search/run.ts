@@ -14,9 +14,17 @@
  * people in distress, each with fitting chapters (`targets`) and harmful ones (`harmful`); besides the
  * usual figures it prints harm@3, the share of questions with a harmful chapter in the top 3.
  *
+ * The typed set (`typed-dev.jsonl`, `typed-heldout.jsonl`, built from typed.src.txt; issue 27): short
+ * searches as people type them (topics, remembered verse fragments in KJV and modern wording, names,
+ * Spanish), written before issue 27 changed the ranking; only its dev half's misses are printed.
+ * Nave's topics (data/study/naves.json.gz; never used by the ranking, so it can judge it): every topic
+ * with at least 20 references, its name as the query, the chapters it cites as targets (recall@5 is
+ * the share of the top 5 that Nave cites, as five results cannot hold more).
+ *
  * Run: npm run eval:search [-- --misses] [-- --dump ranks.json]   (uses DATA_DIR's index, ingesting it first if needed)
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
@@ -52,6 +60,22 @@ const blindHeld = load("everyday-blind-heldout.jsonl");
 const blind = [...blindDev, ...blindHeld];
 const careDev = load("care-dev.jsonl");
 const careHeld = load("care-heldout.jsonl");
+const typedDev = load("typed-dev.jsonl");
+const typedHeld = load("typed-heldout.jsonl");
+
+interface NaveRow {
+  name: string;
+  refs: [string, number][];
+}
+/** Nave's topics with at least 20 references: the name (lower case) and the chapters it cites. */
+const naves: EvalQuery[] = (JSON.parse(gunzipSync(readFileSync(join(here, "..", "..", "data", "study", "naves.json.gz"))).toString("utf8")) as NaveRow[])
+  .filter((r) => r.refs.length >= 20)
+  .map((r, i) => ({
+    id: i,
+    query: r.name.toLowerCase(),
+    targets: [...new Set(r.refs.flatMap(([ref]) => /^([1-3A-Z]{3})(\d+)/.exec(ref)?.slice(1, 3).join(" ") ?? []))],
+    lang: "en",
+  }));
 
 /** A set, then its English and its Spanish questions as sets of their own. */
 const byLanguage = (name: string, qs: EvalQuery[]): [string, EvalQuery[]][] => [
@@ -71,11 +95,15 @@ const SETS: [string, EvalQuery[]][] = [
   ...byLanguage("blind held-out", blindHeld),
   ...byLanguage("care dev", careDev),
   ...byLanguage("care held-out", careHeld),
+  ...byLanguage("typed dev", typedDev),
+  ...byLanguage("typed held-out", typedHeld),
+  ["Nave's topics (>= 20 refs)", naves],
 ];
 
 async function main() {
   const config = loadConfig();
-  const library = loadBibleLibrary({ ids: ["eng-web"] });
+  // Every translation the service holds: the phrase match reads the KJV, the name alignment the RV1909.
+  const library = loadBibleLibrary();
   const web = library.get("eng-web")!;
   const quiet = { info() {}, warn: (o: object, m?: string) => console.warn(m, o), error: (o: object, m?: string) => console.error(m, o) };
   const service = startSearchService({ dataDir: config.dataDir, chromaUrl: config.chromaUrl, embeddings: config.embeddings, library, logger: quiet });
@@ -94,9 +122,11 @@ async function main() {
     const baseline = new Bm25Index(docs);
     const ours = new Map<EvalQuery, string[]>();
     const sims = new Map<EvalQuery, number[]>();
+    const low = new Map<EvalQuery, boolean>();
     const base = new Map<EvalQuery, string[]>();
-    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld]) {
-      const { results } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
+    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld, ...typedDev, ...typedHeld, ...naves]) {
+      const { results, lowConfidence } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
+      low.set(q, lowConfidence);
       ours.set(q, results.map((r) => `${r.book_id} ${r.chapter}`));
       sims.set(q, results.map((r) => r.similarity));
       const s = baseline.scores(tokenize(q.query));
@@ -112,12 +142,15 @@ async function main() {
         const harmed = set.filter((q) => ours.get(q)!.slice(0, 3).some((x) => q.harmful!.includes(x))).length;
         console.log(`${`${name}: harm@3`.padEnd(34)} n=${String(set.length).padStart(3)}  harmful chapter in the top 3: ${harmed} (${(harmed / Math.max(1, set.length)).toFixed(3)})`);
       }
-      console.log(formatRow(`${name}: empty result lists`, { recall5: 0, hit5: 0, mrr10: 0, n: set.filter((q) => ours.get(q)!.length === 0).length }).replace(/ +recall.*/, ""));
+      const flagged = set.filter((q) => low.get(q));
+      const hitShare = (qs: EvalQuery[]) => (qs.filter((q) => ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x))).length / Math.max(1, qs.length)).toFixed(3);
+      console.log(`${`${name}: low confidence`.padEnd(34)} n=${String(flagged.length).padStart(3)}  hit@5 when flagged ${hitShare(flagged)}, when not ${hitShare(set.filter((q) => !low.get(q)))}`);
+      console.log(formatRow(`${name}: empty result lists`, { recall5: 0, hit5: 0, mrr10: 0, ndcg10: 0, n: set.filter((q) => ours.get(q)!.length === 0).length }).replace(/ +recall.*/, ""));
     }
     const dump = process.argv.indexOf("--dump");
-    if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r, similarity: sims.get(q) }))));
+    if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r, similarity: sims.get(q), lowConfidence: low.get(q) }))));
     if (process.argv.includes("--misses")) {
-      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev]] as const) {
+      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev], ["typed dev", typedDev]] as const) {
         const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)) || ours.get(q)!.slice(0, 3).some((x) => q.harmful?.includes(x)));
         console.log(`\n${label} misses at 5${set === careDev ? " or harmed at 3" : ""} (${misses.length}; held-out misses are not printed):`);
         for (const m of misses) console.log(`  ${m.query} -> ${ours.get(m)!.slice(0, 5).join(", ")} (want ${m.targets.join(", ")})${m.harmful ? `; harmful in top 3: ${ours.get(m)!.slice(0, 3).filter((x) => m.harmful!.includes(x)).join(", ") || "none"}` : ""}`);

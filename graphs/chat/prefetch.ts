@@ -5,6 +5,7 @@ import type { ChatDeps, PassageRef } from "./deps.js";
 import { userTexts } from "./messages.js";
 import { createTools } from "./tools/index.js";
 import { clipText } from "../../src/limits.js";
+import { unfounded } from "./tools/search-scripture.js";
 
 /**
  * The first agent call should not have to ask for scripture: before it, the service runs its own
@@ -136,10 +137,15 @@ async function retrieve(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[
         return typeof out === "string" ? out : JSON.stringify(out);
       }),
     );
-    const toolCalls: ToolCall[] = calls.map((c) => ({ id: serviceToolCallId(), name: c.name, args: c.args, type: "tool_call" }));
+    // Retrieval that found nothing to build on (no passage, or guesses from words that only begin like
+    // the question's) is left out: a misleading turn is worse than none, and the model can still search.
+    // Weak but real matches stay, with the tool's note saying so (search-scripture.ts WEAK_NOTE).
+    const kept = calls.map((call, i) => ({ call, result: results[i]! })).filter(({ call, result }) => !(call.name === "search_scripture" && unfounded(result)));
+    if (kept.length === 0) return [];
+    const toolCalls: ToolCall[] = kept.map(({ call }) => ({ id: serviceToolCallId(), name: call.name, args: call.args, type: "tool_call" }));
     return [
       new AIMessage({ content: "", tool_calls: toolCalls }),
-      ...toolCalls.map((c, i) => new ToolMessage({ content: results[i]!, tool_call_id: c.id!, name: c.name })),
+      ...toolCalls.map((c, i) => new ToolMessage({ content: kept[i]!.result, tool_call_id: c.id!, name: c.name })),
     ];
   } catch (err) {
     if (config.signal?.aborted) throw err;

@@ -62,7 +62,7 @@ export interface SearchCallOptions extends SearchCanon {
  */
 export function formatSearchResults(
   results: SearchResult[],
-  { bibleId, bible, lowConfidence = false, label = plainLabel }: { bibleId: string; bible: Pick<Bible, "verses"> | undefined; lowConfidence?: boolean; label?: RefLabel },
+  { bibleId, bible, lowConfidence = false, label = plainLabel }: { bibleId: string; bible: Pick<Bible, "verses"> | undefined; lowConfidence?: boolean | "guess" | "weak"; label?: RefLabel },
 ): string {
   const blocks = results.map((r) => {
     const matched = [...new Set(r.highlights.map((h) => h.verse))].sort((a, b) => a - b);
@@ -71,8 +71,25 @@ export function formatSearchResults(
     const body = verses.length > 0 ? upTo(verses, PER_RESULT_CHARS) : clip(r.text, PER_RESULT_CHARS);
     return `## ${label(r.reference, { url: r.url })} (${bibleId}, relevance ${r.similarity.toFixed(2)}${best})\n${body}`;
   });
-  const weak = lowConfidence ? ["Weak matches only: no passage matched these words well (these share words that only begin like them). Say so rather than build on them."] : [];
+  const weak = lowConfidence === "weak" ? [WEAK_NOTE] : lowConfidence ? [GUESSES_NOTE] : [];
   return bounded([...weak, ...blocks, "Use lookup_passage to read a passage in full before quoting beyond what is shown."]);
+}
+
+/** A search's first line when its results are guesses from words that only begin like the question's. */
+export const GUESSES_NOTE = "Weak matches only: no passage matched these words well (these share words that only begin like them). Say so rather than build on them.";
+
+/** A search's first line when nothing named in the question matched and the results match it only loosely. */
+export const WEAK_NOTE =
+  "Weak matches: nothing the question names matched, and these passages match it only loosely. Check that they answer the question before building on them; if they do not, search again with the Bible's own words or say that you found nothing fitting.";
+
+const NOTHING_FOUND = "No passages found for";
+
+/**
+ * A search result with nothing to build on (no passage found, or only guesses): the prefetched turn
+ * leaves such a search out (a misleading turn is worse than none; the model can still search).
+ */
+export function unfounded(text: string): boolean {
+  return text.startsWith(NOTHING_FOUND) || text.startsWith(GUESSES_NOTE);
 }
 
 /** Whole verse lines up to max characters (the first always), then a note that more were left out. */
@@ -122,9 +139,9 @@ export async function searchScripture(
   const scope = searchScope(book, testament, deuterocanon);
   if (scope instanceof ToolProblem) return scope;
   try {
-    const { results, lowConfidence } = await deps.search.search({ query, bibleId, limit: limit ?? 4, ...scope, ...(care ? { care } : {}) });
-    if (results.length === 0) return `No passages found for "${query}". Try other words, or keyword_search for an exact phrase.`;
-    return formatSearchResults(results, { bibleId, bible: deps.bibles?.get(bibleId), lowConfidence: lowConfidence === true, label });
+    const { results, lowConfidence, lowConfidenceReason } = await deps.search.search({ query, bibleId, limit: limit ?? 4, ...scope, ...(care ? { care } : {}) });
+    if (results.length === 0) return `${NOTHING_FOUND} "${query}". Try other words, or keyword_search for an exact phrase.`;
+    return formatSearchResults(results, { bibleId, bible: deps.bibles?.get(bibleId), lowConfidence: lowConfidence === true && (lowConfidenceReason ?? "guess"), label });
   } catch (err) {
     deps.logger?.warn({ err: { name: (err as Error)?.name }, tool: "search_scripture" }, "scripture search failed");
     return new ToolProblem("search_scripture is unavailable right now (the search index did not answer). Use keyword_search or lookup_passage instead, or answer without quoting.");

@@ -174,7 +174,7 @@ export const SearchResponse = z.object({
   type: z.enum(["semantic_hybrid", "direct_passage"]),
   low_confidence: z
     .boolean()
-    .describe("True when nothing matched the question well: no result reached the similarity floor (results is then empty, e.g. \"asdf qwerty\"), or the results are guesses from index words that only begin like the question's (a typo). Never true for a direct passage."),
+    .describe("True when nothing matched the question well: no result reached the similarity floor (results is then empty, e.g. \"asdf qwerty\"), the results are guesses from index words that only begin like the question's (a typo), or nothing the question names (a passage title, a topic, a remembered line) matched and the best result's similarity is under 0.35. Never true for a direct passage."),
 });
 
 export const Health = z.object({ status: z.literal("ok") });

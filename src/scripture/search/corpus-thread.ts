@@ -108,7 +108,7 @@ export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string): P
       if (reply.type !== "prepared") throw new Error(`corpus worker answered ${reply.type} first`);
       return {
         passages: reply.passages,
-        ranker: new PassageRanker(reply.passages, reply.bm25),
+        ranker: Object.assign(new PassageRanker(reply.passages, reply.bm25), { prior: reply.prior }),
         corpusHash: reply.corpusHash,
         trainLsa: async (options) => {
           const { model } = await ask({ type: "train", options }, "trained");

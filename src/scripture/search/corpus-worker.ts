@@ -6,14 +6,13 @@
 import { createHash } from "node:crypto";
 import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { CONCEPTS } from "./concepts.js";
 import { lsaEmbedder } from "./embedders.js";
 import { Bm25Index, type Bm25Data } from "./bm25.js";
+import { loadExpansion, passagePrior } from "./expansion.js";
 import { LsaModel, trainLsa, type LsaOptions } from "./lsa.js";
-import { TITLES } from "./titles.js";
+import { corpusPassages } from "./search-windows.js";
 import { tokenize } from "./tokenizer.js";
 import type { ChapterSource, Passage } from "./types.js";
-import { buildPassages, DEFAULT_WINDOWS } from "./windows.js";
 
 /** A chapter as plain data (a ChapterSource holds functions, which cannot cross to a thread). */
 export interface ChapterData {
@@ -32,7 +31,7 @@ export interface CorpusWorkerInput {
 export type CorpusRequest = { type: "train"; options: LsaOptions } | { type: "embed"; model: Uint8Array };
 
 export type CorpusReply =
-  | { type: "prepared"; passages: Passage[]; bm25: Bm25Data; corpusHash: string }
+  | { type: "prepared"; passages: Passage[]; bm25: Bm25Data; prior: Float32Array; corpusHash: string }
   | { type: "trained"; model: Uint8Array }
   | { type: "embedded"; vectors: Float32Array }
   | { type: "error"; message: string };
@@ -42,20 +41,26 @@ function sourceOf(chapters: readonly ChapterData[]): ChapterSource {
   return { chapter: (book, chapter) => byKey.get(`${book}.${chapter}`) };
 }
 
-function corpusHashOf(salt: string, passages: readonly Passage[]): string {
+function corpusHashOf(salt: string, passages: readonly Passage[], expansion: readonly string[][]): string {
   const h = createHash("sha256").update(salt);
-  for (const p of passages) h.update(`${p.id}\t${p.text}\t${p.tags ?? ""}\n`);
+  passages.forEach((p, i) => h.update(`${p.id}\t${p.text}\t${p.tags ?? ""}\t${expansion[i]!.join(" ")}\n`));
   return h.digest("hex").slice(0, 16);
 }
 
 function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
-  const passages = buildPassages(sourceOf(input.chapters), TITLES, DEFAULT_WINDOWS, CONCEPTS.map((c) => c.entry));
+  const passages = corpusPassages(sourceOf(input.chapters));
   const tokens = passages.map((p) => tokenize(p.text));
-  // Concept tags are keyword terms of the window that do not make it "longer" for BM25.
-  const keywordTokens = passages.map((p, i) => (p.tags ? [...tokens[i]!, ...tokenize(p.tags)] : tokens[i]!));
+  const expansion = loadExpansion(passages);
+  // Concept tags and commentary words (expansion.ts) are keyword terms of the window that do not make
+  // it "longer" for BM25, and are kept out of its text (what the model reads, what LSA learns).
+  const keywordTokens = passages.map((p, i) => {
+    const extra = [...(p.tags ? tokenize(p.tags) : []), ...expansion[i]!];
+    return extra.length > 0 ? [...tokens[i]!, ...extra] : tokens[i]!;
+  });
   const bm25 = new Bm25Index(keywordTokens, { lengths: tokens.map((t) => t.length) }).toData();
-  const prepared: CorpusReply = { type: "prepared", passages, bm25, corpusHash: corpusHashOf(input.hashSalt, passages) };
-  port.postMessage(prepared, [bm25.norms.buffer, bm25.idf.buffer, bm25.offsets.buffer, bm25.docs.buffer, bm25.tfs.buffer] as ArrayBuffer[]);
+  const prior = passagePrior(passages);
+  const prepared: CorpusReply = { type: "prepared", passages, bm25, prior, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
+  port.postMessage(prepared, [bm25.norms.buffer, bm25.idf.buffer, bm25.offsets.buffer, bm25.docs.buffer, bm25.tfs.buffer, prior.buffer] as ArrayBuffer[]);
 
   port.on("message", async (req: CorpusRequest) => {
     try {

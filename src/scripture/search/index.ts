@@ -11,6 +11,7 @@ import type { ChapterSource, Passage } from "./types.js";
 import { DEFAULT_WINDOWS } from "./windows.js";
 
 export type { PreparedCorpus } from "./corpus-thread.js";
+export { corpusPassages } from "./search-windows.js";
 
 /** Bump when windows, tokens or vectors change meaning: the corpus hash then changes and re-indexes. */
 const INDEX_VERSION = 2;

@@ -17,10 +17,12 @@ export interface FusionOptions {
   overlap: number;
   /** Factor on the score of a chapter a matched care concept avoids (concepts.ts `avoid`). */
   avoid: number;
+  /** How far a chapter's teaching prior (expansion.ts commentaryPrior, in [0, 1]) moves its score: x (1 + prior * (p - 0.5)). */
+  prior: number;
   rrfK: number;
 }
 
-export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.5, second: 0, title: 1, topic: 0.6, overlap: 0.5, avoid: 0.1, rrfK: 60 };
+export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.5, second: 0, title: 1, topic: 0.6, overlap: 0.5, avoid: 0.1, prior: 0.3, rrfK: 60 };
 
 export interface DenseHit {
   index: number;
@@ -48,6 +50,8 @@ export class PassageRanker {
   private readonly touchedWindows: number[] = [];
   private readonly touchedChapters: number[] = [];
   readonly chapters: { book: string; chapter: number }[] = [];
+  /** Per chapter (chapter id order): which passages teach, in [0, 1]; unset = no prior. */
+  prior: Float32Array | undefined;
   private readonly chapterIndex = new Map<string, number>();
 
   constructor(
@@ -127,6 +131,8 @@ export class PassageRanker {
     }
     for (const c of chapters) score[c] = best[c]! + fusion.second * second[c]!;
     this.addTitles(score, chapters, input.titles, allowed, fusion);
+    const prior = this.prior;
+    if (prior && fusion.prior !== 0) for (const c of chapters) score[c]! *= 1 + fusion.prior * (prior[c]! - 0.5);
     for (const a of input.avoid ?? []) {
       const c = this.chapterId(a.book, a.chapter);
       if (c !== undefined && mark[c]) score[c]! *= fusion.avoid;

@@ -6,10 +6,14 @@ import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import type { Passage } from "./types.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
-import { CARE_AVOID, CONCEPTS, conceptVocabulary, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
-import { matchTitles, phraseTokens, type TitleEntry, type TitleMatch, type TitleRange } from "./titles.js";
-import { glossSpanish } from "./spanish.js";
+import { CARE_AVOID, conceptVocabulary } from "./concepts.js";
+import type { TitleEntry, TitleMatch } from "./titles.js";
+import { glossSpanish, looksSpanish } from "./spanish.js";
+import { alignNames, glossNames, loadNames, type Names } from "./names.js";
+import { PhraseIndex, type PhraseHit } from "./phrases.js";
 import { tokenize, words } from "./tokenizer.js";
+import { bestTitles, conceptBoost, conceptsOf, relatedBoosts } from "./signals.js";
+import { dotRange, topK } from "./topk.js";
 
 export interface SearchRequest {
   query: string;
@@ -50,14 +54,17 @@ export interface KeywordResult {
 export type SearchType = "semantic_hybrid" | "direct_passage";
 
 /**
- * What a search answers. `lowConfidence`: nothing matched the question well, i.e. no result reached
- * SIMILARITY_FLOOR (results empty) or the results are guesses from index words that only begin like the
- * question's (a typo, an unknown word).
+ * What a search answers. `lowConfidence`: nothing matched the question well: no result reached
+ * SIMILARITY_FLOOR (results empty), the results are guesses from index words that only begin like the
+ * question's (a typo, an unknown word), or nothing named in the question (a passage title, a concept, a
+ * remembered line) matched and the best result's similarity is under LOW_CONFIDENCE_SIMILARITY.
  */
 export interface SearchAnswer {
   results: SearchResult[];
   type: SearchType;
   lowConfidence: boolean;
+  /** Why results came with low confidence: guesses from words that only begin like the question's, or weak matches. */
+  lowConfidenceReason?: "guess" | "weak";
 }
 
 /**
@@ -68,6 +75,13 @@ export interface SearchAnswer {
  */
 export const SIMILARITY_FLOOR = 0.1;
 
+/**
+ * Without a title, concept or remembered line matched, a best result under this similarity is a weak
+ * match: measured on every eval set (docs/search.md, "Confidence"), such results held a wanted chapter
+ * in their top 5 far less often than the rest.
+ */
+export const LOW_CONFIDENCE_SIMILARITY = 0.35;
+
 export class SearchUnavailableError extends Error {
   override name = "SearchUnavailableError";
 }
@@ -75,6 +89,16 @@ export class SearchUnavailableError extends Error {
 export interface SearchMetrics {
   search(type: "semantic_hybrid" | "direct_passage" | "keyword", seconds: number): void;
 }
+
+/**
+ * The translations the phrase index reads: the English ones (KJV, WEB). The RV1909 would add 7 MB and
+ * its 30 MB text loaded at every start; a Spanish question reaches English words through the gloss and
+ * the names (measured in docs/search.md).
+ */
+const PHRASE_LANGUAGE = "en";
+
+/** The Spanish text parallel to eng-web, whose names are aligned with the WEB's (names.ts). */
+const SPANISH_PARALLEL = "spa-rv1909";
 
 /** Dense candidates per query: enough that fusion can lift a keyword-weak window; measured in docs/search.md. */
 const DENSE_CANDIDATES = 64;
@@ -87,6 +111,8 @@ const DENSE_CANDIDATES = 64;
  */
 export class ScriptureSearch {
   private index: SearchIndex | undefined;
+  private phrases: PhraseIndex | undefined;
+  private names: Names | undefined;
   private readonly chapterTermCache = new Map<string, ChapterTerms>();
   private readonly rangeCache = new Map<string, { ranges?: (readonly [number, number])[]; filtered: boolean }>();
   private common: number | undefined;
@@ -109,6 +135,11 @@ export class ScriptureSearch {
     health?: { healthy(): boolean; markDown(reason: string): void; onChange?(listener: (healthy: boolean) => void): void },
   ) {
     this.index = index;
+    // Every translation held, limited to the books the index ranks (tests index a few).
+    const books = new Set(index.passages.map((p) => p.book));
+    this.phrases = new PhraseIndex(this.library.ids().flatMap((id) => this.library.get(id) ?? []).filter((b) => b.language.startsWith(PHRASE_LANGUAGE)), books);
+    // Shipped (npm run ingest:expansion aligns them once); aligned here only when the file is missing.
+    this.names = loadNames() ?? this.alignNames();
     if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));
     // A store that hangs (alive, not answering) would hold every query already sent to it for as long
     // as it hangs: when the heartbeat marks it down, those queries fail as new ones already do.
@@ -117,6 +148,12 @@ export class ScriptureSearch {
       const err = new Error("vector store marked down");
       for (const fail of [...this.waiting]) fail(err);
     });
+  }
+
+  private alignNames(): Names | undefined {
+    const es = this.library.get(SPANISH_PARALLEL);
+    const en = this.library.get(DEFAULT_TRANSLATION_ID);
+    return es && en ? alignNames(es, en) : undefined;
   }
 
   /**
@@ -153,7 +190,7 @@ export class ScriptureSearch {
       return { results: hit ? [hit] : [], type: "direct_passage", lowConfidence: false };
     }
     const index = this.requireIndex();
-    let { ranked, tokens, gentle } = await this.rank(index, req);
+    let { ranked, tokens, phrases, named, gentle } = await this.rank(index, req);
     // Words the index does not hold are matched by their beginnings ("inmigrantes" -> immigrants is not
     // there, but typos and Spanish cognates are): a guess, so it is marked low confidence. A question with
     // nothing the index knows ("asdf qwerty") gets no results and says so, rather than stand-in chapters.
@@ -162,36 +199,69 @@ export class ScriptureSearch {
     ranked = ranked.filter((r) => r.similarity >= SIMILARITY_FLOOR);
     const idf = new Map<string, number>();
     for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
-    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => this.highlights(index, ch, r, idf, gentle)) ?? []);
+    const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => rememberedFirst(phrases, ch, this.highlights(index, ch, r, idf, gentle))) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
-    const lowConfidence = guessed || results.length === 0;
-    return { results, type: "semantic_hybrid", lowConfidence };
+    const lowConfidence = guessed || results.length === 0 || (!named && results[0]!.similarity < LOW_CONFIDENCE_SIMILARITY);
+    const reason = results.length === 0 || !lowConfidence ? undefined : guessed ? "guess" : "weak";
+    return { results, type: "semantic_hybrid", lowConfidence, ...(reason ? { lowConfidenceReason: reason } : {}) };
   }
 
-  /** Exact-word search over passages (BM25 only), for the agent's keyword tool. */
+  /**
+   * Exact words for the agent's keyword tool, verse by verse: first the verses that hold the query's words
+   * in order in any translation held ("be still" -> Psalm 46:10), then, window by window in BM25 order,
+   * the window's verses holding the most of its words. Each verse once (windows overlap).
+   */
   async keyword(req: SearchRequest): Promise<{ results: KeywordResult[] }> {
     const started = performance.now();
     const index = this.requireIndex();
     const ranges = this.ranges(index, req).ranges ?? [[0, index.passages.length] as const];
-    const { docs, scores } = index.ranker.bm25.sparse(tokenize(req.query));
-    const score = new Map<number, number>();
-    for (let j = 0; j < docs.length; j++) if (ranges.some(([from, to]) => docs[j]! >= from && docs[j]! < to)) score.set(docs[j]!, scores[j]!);
-    const order = [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || a - b);
+    const inRange = (i: number) => ranges.some(([from, to]) => i >= from && i < to);
+    const picked: { book: string; chapter: number; verse: number }[] = [];
+    const seen = new Set<string>();
+    const add = (book: string, chapter: number, verse: number) => {
+      const key = `${book}.${chapter}.${verse}`;
+      if (!seen.has(key) && picked.length < req.limit) seen.add(key), picked.push({ book, chapter, verse });
+    };
+    for (const h of this.phrases?.match(req.query, req.limit, 1) ?? []) {
+      const c = index.ranker.chapterId(h.book, h.chapter);
+      if (h.coverage === 1 && c !== undefined && inRange(index.ranker.firstWindowOf(c))) add(h.book, h.chapter, h.verse);
+    }
+    const tokens = tokenize(req.query);
+    const idf = new Map(tokens.map((t) => [t, index.ranker.bm25.idf(t)] as const));
+    const { docs, scores } = index.ranker.bm25.sparse(tokens);
+    const order = [...docs.keys()].filter((j) => inRange(docs[j]!)).sort((a, b) => scores[b]! - scores[a]! || docs[a]! - docs[b]!);
+    // Each window's best verse first, then its other verses as good: one chapter's window holding the
+    // word six times does not fill the list before the next window is read.
+    const rest: { book: string; chapter: number; verse: number }[] = [];
+    for (const j of order) {
+      if (picked.length >= req.limit) break;
+      const p = index.passages[docs[j]!]!;
+      const [first, ...more] = this.versesHolding(p, idf);
+      if (first !== undefined) add(p.book, p.chapter, first);
+      for (const v of more) rest.push({ book: p.book, chapter: p.chapter, verse: v });
+    }
+    for (const r of rest) add(r.book, r.chapter, r.verse);
     const requested = this.library.get(req.bibleId);
     const lang = requested?.language.startsWith("es") ? "es" : "en";
-    const results = order.slice(0, req.limit).map((i) => {
-      const p = index.passages[i]!;
-      const bible = this.textBible(req.bibleId, p.book);
-      const verses = bible?.verses(p.book, p.chapter, p.verseStart, p.verseEnd) ?? [];
-      const ref = { book: p.book, chapter: p.chapter, verseStart: p.verseStart, verseEnd: p.verseEnd };
-      return {
-        reference: formatReference(ref, lang),
-        text: verses.map((v) => v.text).join(" "),
-        url: readerUrl(ref, { bibleId: bible === requested ? req.bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl }),
-      };
+    const results = picked.flatMap(({ book, chapter, verse }) => {
+      const bible = this.textBible(req.bibleId, book);
+      const text = bible?.verses(book, chapter, verse)[0]?.text;
+      if (text === undefined) return [];
+      const ref = { book, chapter, verseStart: verse, verseEnd: verse };
+      return [{ reference: formatReference(ref, lang), text, url: readerUrl(ref, { bibleId: bible === requested ? req.bibleId : DEFAULT_TRANSLATION_ID, baseUrl: this.baseUrl }) }];
     });
     this.metrics?.search("keyword", (performance.now() - started) / 1000);
     return { results };
+  }
+
+  /** A window's verses that hold the most (idf-weighted) query terms, in verse order; none when no verse holds one. */
+  private versesHolding(p: Passage, idf: ReadonlyMap<string, number>): number[] {
+    const terms = this.chapterTerms(p.book, p.chapter);
+    if (!terms) return [];
+    const score = new Map<number, number>();
+    for (const [t, w] of idf) for (const v of terms.verses.get(t) ?? []) if (v >= p.verseStart && v <= p.verseEnd) score.set(v, (score.get(v) ?? 0) + w);
+    const best = Math.max(0, ...score.values());
+    return [...score].filter(([, s]) => s > 0 && s === best).map(([v]) => v).sort((a, b) => a - b);
   }
 
   private requireIndex(): SearchIndex {
@@ -245,26 +315,46 @@ export class ScriptureSearch {
     return this.library.get(DEFAULT_TRANSLATION_ID) ?? bible;
   }
 
-  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[]; gentle: boolean }> {
+  /** Verses holding most of the query's words in order (any translation held), within the request's filters. */
+  private phraseHits(index: SearchIndex, req: SearchRequest, ranges: readonly (readonly [number, number])[] | undefined): PhraseHit[] {
+    const hits = this.phrases?.match(req.query, 20, PHRASE_MIN_COVERAGE) ?? [];
+    return hits.filter((h) => {
+      // Part of a line counts when it holds a word of substance ("the battle is" does not, alone, recall a verse).
+      if (h.coverage < 1 && (h.coverage < PHRASE_MIN_COVERAGE || tokenize(h.words.join(" ")).length === 0)) return false;
+      if (!ranges) return true;
+      const c = index.ranker.chapterId(h.book, h.chapter);
+      const first = c === undefined ? -1 : index.ranker.firstWindowOf(c);
+      return ranges.some(([from, to]) => first >= from && first < to);
+    });
+  }
+
+  /** `named`: a passage title, a concept or a remembered line of the question matched (evidence beyond word overlap). */
+  private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[]; phrases: PhraseHit[]; named: boolean; gentle: boolean }> {
     const { ranges, filtered } = this.ranges(index, req);
-    const english = glossSpanish(req.query);
+    const phrases = this.phraseHits(index, req, ranges);
+    // A Spanish question's names become the English ones ("¿Quién era Rut?" -> Ruth) before its words are glossed.
+    const spanish = looksSpanish(req.query);
+    const english = glossSpanish(spanish && this.names ? glossNames(req.query, this.names) : req.query, spanish);
     const titles = bestTitles(req.query, english);
     const concepts = conceptsOf(req.query, english, titles);
     // The concepts' own Bible words join the question for both signals ("temper" -> anger, wrath).
-    const expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
+    let expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
+    // A query of common words only that names scripture ("the bible") asks about scripture itself: the
+    // text calls it the word of God (its own word "Scripture" is a stopword, as in every question about it).
+    if (phrases.length === 0 && tokenize(expanded).length === 0 && namesScripture(expanded)) expanded = `${expanded} ${SCRIPTURE_ITSELF}`;
     const vector = await index.embedder.embedQuery(expanded);
     // The Chroma request goes out first so the keyword and title work overlaps its round trip.
     const pending = vector && !filtered ? this.denseFromChroma(index, vector) : undefined;
     pending?.catch(() => {}); // observed below; this only keeps a rejection during the sync work from being "unhandled"
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
-    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts)];
+    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost)];
     // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`, or
     // every care concept's when the caller already knows the asker needs care).
     const avoid = req.care ? CARE_AVOID : concepts.flatMap((m) => m.concept.avoid);
     let dense: DenseHit[] | null = null;
     if (vector) dense = filtered ? this.denseInMemory(index, vector, ranges!) : await pending!;
-    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens, gentle: avoid.length > 0 };
+    return { ranked: index.ranker.rank({ tokens, keyword, dense, titles: boosts, ...(ranges ? { ranges } : {}), ...(avoid.length > 0 ? { avoid } : {}) }, req.limit, DEFAULT_FUSION), tokens, phrases, named: titles.length + concepts.length + phrases.length > 0, gentle: avoid.length > 0 };
   }
 
   private async denseFromChroma(index: SearchIndex, vector: Float32Array): Promise<DenseHit[]> {
@@ -377,6 +467,36 @@ export class ScriptureSearch {
   }
 }
 
+/**
+ * A remembered line's verse leads its chapter's highlights (it is the verse the person meant), then the
+ * keyword highlights, three at most.
+ */
+function rememberedFirst(phrases: readonly PhraseHit[], ch: ChapterText, highlights: Verse[]): Verse[] {
+  const own = phrases.filter((h) => h.book === ch.book && h.chapter === ch.chapter).map((h) => h.verse);
+  if (own.length === 0) return highlights;
+  const first = own.flatMap((v) => ch.verses.filter((x) => x.verse === v).map((x) => ({ verse: x.verse, text: x.text })));
+  return [...first, ...highlights.filter((h) => !own.includes(h.verse))].slice(0, 3);
+}
+
+/**
+ * A phrase hit counts when it holds this share of the query's words: "the battle is" of "the battle is
+ * the lord's" (0.6) but not "what does the" of a longer question.
+ */
+const PHRASE_MIN_COVERAGE = 0.6;
+
+/** A remembered line as a ranker boost on its verse: the whole line as much as a named passage, part of it less. */
+function phraseBoost(h: PhraseHit): TitleMatch {
+  const entry: TitleEntry = { kind: "title", names: [], phrases: [], ranges: [{ book: h.book, chapter: h.chapter, chapterEnd: h.chapter, verseStart: h.verse, verseEnd: h.verse }] };
+  return { entry, length: h.run, coverage: h.coverage, weight: h.coverage * h.coverage };
+}
+
+const SCRIPTURE_ITSELF = "the word of God";
+
+/** Whether the text names scripture itself ("bible", "scriptures", "la biblia"). */
+function namesScripture(text: string): boolean {
+  return words(text).some((w) => /^(?:bible|bibles|scriptures?|biblia|escrituras?)$/.test(w));
+}
+
 /** A highlighted verse before its url is added. */
 type Verse = { verse: number; text: string };
 
@@ -405,149 +525,3 @@ function namedVerses(bible: Bible, book: string, chapter: number, named: number[
   return bible.verses(book, chapter, from, Math.min(to, from + 9)).map((v) => ({ verse: v.verse, text: v.text }));
 }
 
-/**
- * Titles carry Spanish names, so the original query is matched as well as its English gloss; the
- * longer match is the more specific one ("el buen samaritano" as a whole beats "samaritan").
- */
-function bestTitles(query: string, english: string): TitleMatch[] {
-  const original = matchTitles(query);
-  if (english === query) return original;
-  const glossed = matchTitles(english);
-  const len = (ms: TitleMatch[]) => ms[0]?.length ?? 0;
-  return len(glossed) > len(original) ? glossed : original;
-}
-
-/**
- * Concepts named in the question (a Spanish question's words meet the Spanish terms, its word-for-word
- * English gloss the English ones; a match inside a longer one of either is dropped), less those inside a
- * longer title match ("the death of Jesus" is the crucifixion, not the concept "death").
- */
-function conceptsOf(query: string, english: string, titles: readonly TitleMatch[]): ConceptMatch[] {
-  const found = new Map<string, ConceptMatch>();
-  const matches = english === query ? matchConcepts(query) : outermost([...matchConcepts(query, undefined, "es"), ...matchConcepts(english, undefined, "en")]);
-  for (const m of matches) {
-    const prior = found.get(m.concept.id);
-    if (!prior || m.length > prior.length) found.set(m.concept.id, m);
-  }
-  const titleWords = new Set(titles.flatMap((t) => t.entry.phrases.flat()));
-  const longestTitle = titles[0]?.length ?? 0;
-  return [...found.values()].filter((m) => !(m.length < longestTitle && m.words.every((w) => titleWords.has(w))));
-}
-
-/**
- * A concept as a ranker topic entry. Its boost follows how much of the question it is: all of "how do
- * I control my temper" (content words: control, temper) but little of "Jacob steals Esau's blessing",
- * so a story's own words keep outranking a concept named in passing (measured in docs/search.md).
- */
-function conceptBoost(m: ConceptMatch, query: string): TitleMatch {
-  const n = Math.max(1, phraseTokens(query).length);
-  const content = Math.max(1, tokenize(query).length);
-  // A care concept (one that avoids texts) is what the message is about however long it is.
-  const share = m.concept.avoid.length > 0 ? 1 : Math.min(1, CONCEPT_SHARE * Math.min(1, m.length / content));
-  return { entry: m.concept.entry, length: m.length, coverage: Math.min(1, m.length / n), weight: share };
-}
-
-/**
- * A question that is only a story's name ("the prodigal son") has nothing but the name's own words to
- * rank the rest by, and generic ones ("son") fill the list with genealogies. So the concepts that list the
- * story's passage (LUK 15: God's love for sinners, repentance) count as weakly named: after the story
- * itself come the passages that teach what it teaches. Measured in docs/search.md (story misses).
- */
-function relatedBoosts(titles: readonly TitleMatch[], named: readonly ConceptMatch[]): TitleMatch[] {
-  const story = titles[0];
-  if (!story || story.entry.kind === "topic" || story.coverage < 1) return [];
-  const seen = new Set(named.map((m) => m.concept.id));
-  return relatedConcepts(story.entry)
-    .filter((c) => !seen.has(c.id))
-    .map((c) => ({ entry: c.entry, length: 0, coverage: 1, weight: RELATED_WEIGHT }));
-}
-
-/** A related concept's boost relative to a named one. */
-const RELATED_WEIGHT = 1;
-
-const relatedCache = new WeakMap<TitleEntry, readonly Concept[]>();
-
-/** Concepts with a passage that overlaps one of the title's ranges (care concepts excepted: distress is not inferred from a story). */
-function relatedConcepts(entry: TitleEntry): readonly Concept[] {
-  let found = relatedCache.get(entry);
-  if (!found) {
-    const overlaps = (a: TitleRange, b: TitleRange) =>
-      a.book === b.book && position(a.chapter, a.verseStart) <= position(b.chapterEnd, b.verseEnd) && position(b.chapter, b.verseStart) <= position(a.chapterEnd, a.verseEnd);
-    found = CONCEPTS.filter((c) => c.avoid.length === 0 && c.ranges.some((r) => entry.ranges.some((t) => overlaps(r, t))));
-    relatedCache.set(entry, found);
-  }
-  return found;
-}
-
-const position = (chapter: number, verse: number) => chapter * 1000 + verse;
-
-/** A concept covering a third of the question's content words gets its full boost. */
-const CONCEPT_SHARE = 3;
-
-/**
- * Dot products of `q` with rows [from, to) of a row-major matrix; a tight loop V8 keeps monomorphic.
- * Unrolled by eight when the dimension allows, with one accumulator added to in the same order as the
- * plain loop, so the sums are bit for bit the same (about 1.6x faster: V8 does not unroll it itself).
- */
-function dotRange(m: Float32Array, q: Float32Array, dim: number, from: number, to: number): Float32Array {
-  const out = new Float32Array(to - from);
-  if (dim % 8 !== 0) {
-    for (let i = from, o = from * dim; i < to; i++, o += dim) {
-      let s = 0;
-      for (let k = 0; k < dim; k++) s += m[o + k]! * q[k]!;
-      out[i - from] = s;
-    }
-    return out;
-  }
-  for (let i = from, o = from * dim; i < to; i++, o += dim) {
-    let s = 0;
-    for (let k = 0, j = o; k < dim; k += 8, j += 8) {
-      s = s + m[j]! * q[k]! + m[j + 1]! * q[k + 1]! + m[j + 2]! * q[k + 2]! + m[j + 3]! * q[k + 3]!
-        + m[j + 4]! * q[k + 4]! + m[j + 5]! * q[k + 5]! + m[j + 6]! * q[k + 6]! + m[j + 7]! * q[k + 7]!;
-    }
-    out[i - from] = s;
-  }
-  return out;
-}
-
-/** The k best scores with their positions (offset added), best first. */
-function topK(scores: Float32Array, offset: number, k: number): DenseHit[] {
-  if (scores.length <= k) {
-    return Array.from(scores, (score, i) => ({ index: i + offset, score })).sort((a, b) => b.score - a.score);
-  }
-  const threshold = kthLargest(scores, k);
-  const hits: DenseHit[] = [];
-  for (let i = 0; i < scores.length && hits.length < k * 2; i++) if (scores[i]! >= threshold) hits.push({ index: i + offset, score: scores[i]! });
-  return hits.sort((a, b) => b.score - a.score).slice(0, k);
-}
-
-/**
- * The k-th largest of `values` (duplicates counted), as sorting a copy and reading [length - k] gives,
- * with a min-heap of the k largest: one pass instead of sorting a few thousand floats per filtered query.
- */
-function kthLargest(values: Float32Array, k: number): number {
-  const heap = Float64Array.from(values.subarray(0, k));
-  const down = (from: number) => {
-    let i = from;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let low = i;
-      if (l < k && heap[l]! < heap[low]!) low = l;
-      if (r < k && heap[r]! < heap[low]!) low = r;
-      if (low === i) return;
-      const t = heap[i]!;
-      heap[i] = heap[low]!;
-      heap[low] = t;
-      i = low;
-    }
-  };
-  for (let i = (k >> 1) - 1; i >= 0; i--) down(i);
-  for (let i = k; i < values.length; i++) {
-    if (values[i]! > heap[0]!) {
-      heap[0] = values[i]!;
-      down(0);
-    }
-  }
-  return heap[0]!;
-}

@@ -12,7 +12,7 @@ import { wordTable } from "../../word-table.js";
 const LEXICON: Readonly<Record<string, string>> = wordTable(Object.fromEntries(
   (
     // question and function words (most become English stopwords, which is the point)
-    "que:what como:how cuando:when donde:where porque:because quien:who quienes:who cual:which puedo:can puede:can " +
+    "que:what como:how cuando:when era:was fue:was eran:were fueron:were historia:story donde:where porque:because quien:who quienes:who cual:which puedo:can puede:can " +
     "debo:should debe:should hacer:do hago:do ser:be estar:be soy:am es:is esta:is hay:there tengo:have tiene:has " +
     "dice:says dicen:say biblia:bible versiculo:verse versiculos:verses capitulo:chapter sobre:about acerca:about " +
     "mi:my mis:my tu:your su:his nuestro:our yo:i nosotros:we ellos:they cuando:when despues:after antes:before " +
@@ -77,19 +77,26 @@ const LEXICON: Readonly<Record<string, string>> = wordTable(Object.fromEntries(
 
 // Spanish words that are also English words (or Spanish-looking English ones): glossed only in a query
 // that is Spanish by its other words, so "the pastor's fear" or "a solo" is never rewritten.
-const AMBIGUOUS = new Set(["es", "mi", "tu", "su", "yo", "fin", "mar", "solo", "pastor", "valor", "ira", "alcohol", "angel", "dar", "fe", "sano", "vino", "cena", "mas", "como", "que", "hay", "dice", "santo", "padre", "todo", "nada", "animo", "mujer", "papa", "mama", "sola", "bebe", "sin"]);
+const AMBIGUOUS = new Set(["era", "es", "mi", "tu", "su", "yo", "fin", "mar", "solo", "pastor", "valor", "ira", "alcohol", "angel", "dar", "fe", "sano", "vino", "cena", "mas", "como", "que", "hay", "dice", "santo", "padre", "todo", "nada", "animo", "mujer", "papa", "mama", "sola", "bebe", "sin"]);
 
 // Words that mark a query as Spanish: function words with no English homograph.
-const MARKERS = new Set(["que", "como", "cuando", "donde", "porque", "quien", "cual", "el", "los", "las", "del", "una", "por", "para", "con", "puedo", "dice", "mi", "es", "esta", "sobre", "biblia", "dios", "senor", "y"]);
+const MARKERS = new Set(["la", "de", "que", "como", "cuando", "donde", "porque", "quien", "cual", "el", "los", "las", "del", "una", "por", "para", "con", "puedo", "dice", "mi", "es", "esta", "sobre", "biblia", "dios", "senor", "y"]);
 
 // Words spelt alike in both languages ("crucifixion", "alcohol") say nothing about the language.
 const isGloss = (w: string) => LEXICON[w] !== undefined && LEXICON[w] !== w;
 
-/** The query with Spanish words glossed in English, or the query itself when nothing was glossed. */
-export function glossSpanish(query: string): string {
+/** Whether a query reads as Spanish: accents or Spanish punctuation, two marker words, or a word only Spanish glosses. */
+export function looksSpanish(query: string): boolean {
   const ws = words(query);
-  const accented = /[áéíóúñ¿¡]/i.test(query);
-  const spanish = accented || ws.filter((w) => MARKERS.has(w)).length >= 2 || ws.some((w) => isGloss(w) && !AMBIGUOUS.has(w));
+  return /[áéíóúñ¿¡]/i.test(query) || ws.filter((w) => MARKERS.has(w)).length >= 2 || ws.some((w) => isGloss(w) && !AMBIGUOUS.has(w));
+}
+
+/**
+ * The query with Spanish words glossed in English, or the query itself when nothing was glossed.
+ * `spanish`: already decided (the caller read the original query; names glossed since may have removed its accents).
+ */
+export function glossSpanish(query: string, spanish = looksSpanish(query)): string {
+  const ws = words(query);
   if (!spanish) return query;
   let changed = false;
   const out = ws.map((w) => {
