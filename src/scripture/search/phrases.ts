@@ -5,7 +5,7 @@
  * ("i can do all things") that the keyword index drops as stopwords. Here every word counts: a verse
  * matches by the longest run of the query's words it holds in order.
  *
- * Layout (compact, built once when the index attaches: about 1 s and 21 MB for three Bibles): words
+ * Layout (compact, built in steps once the index attaches: about 1 s of CPU and 21 MB for three Bibles): words
  * are hashes (no vocabulary of strings to build), each verse's word hashes sit in one Uint32Array,
  * and every adjacent pair of every verse is filed by a 32-bit pair hash in 2^19 buckets (a counting sort,
  * not a comparison sort), so the verses holding a pair are one bucket scan away. A hash collision can
@@ -101,6 +101,82 @@ function hashPair(a: number, b: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/** The index's arrays (PhraseIndex holds them; buildSteps makes them). */
+interface PhraseData {
+  words: Uint16Array;
+  offsets: Uint32Array;
+  place: Uint32Array;
+  bible: Uint8Array;
+  bibleIds: string[];
+  bucketStart: Uint32Array;
+  pairHash: Uint16Array;
+  pairVerse: Uint32Array;
+}
+
+/** Verses scanned or sorted between two yields of an incremental build: a few milliseconds of work. */
+const VERSES_PER_STEP = 4000;
+
+/**
+ * The build as steps: it yields every VERSES_PER_STEP verses, so the service can build the index
+ * between requests (PhraseIndex.buildYielding) instead of stalling them all for the second it takes.
+ */
+function* buildSteps(bibles: readonly Bible[], books?: ReadonlySet<string>): Generator<void, PhraseData> {
+  const words: Hashes = { buf: new Uint32Array(1 << 20), n: 0 };
+  const offsets: number[] = [0];
+  const place: number[] = [];
+  const bible: number[] = [];
+  const bibleIds: string[] = [];
+  for (const b of bibles) {
+    const bi = bibleIds.push(b.id) - 1;
+    for (const [bookIndex, book] of ALL_BOOKS.entries()) {
+      if ((books && !books.has(book.id)) || !b.hasBook(book.id)) continue;
+      for (let c = 1; c <= chapterCount(book); c++) {
+        for (const v of b.chapter(book.id, c)?.verses ?? []) {
+          scan(v.text, words);
+          offsets.push(words.n);
+          place.push((bookIndex << 24) | (c << 12) | v.verse);
+          bible.push(bi);
+          if (place.length % VERSES_PER_STEP === 0) yield;
+        }
+      }
+    }
+  }
+  const full = words.buf.subarray(0, words.n);
+  const off = Uint32Array.from(offsets);
+  const verses = place.length;
+  // Counting sort of the pairs into buckets by their hash's top bits. Two passes over the pairs,
+  // hashing each twice, rather than holding ~18 MB of hashes in between.
+  const count = new Uint32Array((1 << BUCKET_BITS) + 1);
+  for (let v = 0; v < verses; v++) {
+    for (let k = off[v]!; k + 1 < off[v + 1]!; k++) count[(hashPair(full[k]!, full[k + 1]!) >>> (32 - BUCKET_BITS)) + 1]!++;
+    if (v % VERSES_PER_STEP === VERSES_PER_STEP - 1) yield;
+  }
+  for (let k = 1; k < count.length; k++) count[k]! += count[k - 1]!;
+  const bucketStart = count.slice();
+  const total = count[count.length - 1]!;
+  const pairHash = new Uint16Array(total);
+  const pairVerse = new Uint32Array(total);
+  for (let v = 0; v < verses; v++) {
+    for (let k = off[v]!; k + 1 < off[v + 1]!; k++) {
+      const h = hashPair(full[k]!, full[k + 1]!);
+      const at = count[h >>> (32 - BUCKET_BITS)]!++;
+      pairHash[at] = h & 0xffff;
+      pairVerse[at] = v;
+    }
+    if (v % VERSES_PER_STEP === VERSES_PER_STEP - 1) yield;
+  }
+  return {
+    words: Uint16Array.from(full, (h) => h & 0xffff),
+    offsets: off,
+    place: Uint32Array.from(place),
+    bible: Uint8Array.from(bible),
+    bibleIds,
+    bucketStart,
+    pairHash,
+    pairVerse,
+  };
+}
+
 export class PhraseIndex {
   /** Verse v's word hashes (their low 16 bits: enough to compare words, half the memory) are words[offsets[v] .. offsets[v + 1]). */
   private readonly words: Uint16Array;
@@ -108,7 +184,7 @@ export class PhraseIndex {
   /** Verse v: book index (ALL_BOOKS) << 24 | chapter << 12 | verse, and its translation. */
   private readonly place: Uint32Array;
   private readonly bible: Uint8Array;
-  private readonly bibleIds: string[] = [];
+  private readonly bibleIds: string[];
   /** Pair entries filed by bucket: entries of bucket k are [bucketStart[k], bucketStart[k + 1]). */
   private readonly bucketStart: Uint32Array;
   /** Each entry's pair hash, low 16 bits (its bucket holds the top bits). */
@@ -117,51 +193,40 @@ export class PhraseIndex {
   /** Scratch: per verse, how many of the query's pairs it holds (reset after each match). */
   private readonly held: Uint8Array;
 
-  constructor(bibles: readonly Bible[], books?: ReadonlySet<string>) {
-    const words: Hashes = { buf: new Uint32Array(1 << 20), n: 0 };
-    const offsets: number[] = [0];
-    const place: number[] = [];
-    const bible: number[] = [];
-    for (const b of bibles) {
-      const bi = this.bibleIds.push(b.id) - 1;
-      ALL_BOOKS.forEach((book, bookIndex) => {
-        if ((books && !books.has(book.id)) || !b.hasBook(book.id)) return;
-        for (let c = 1; c <= chapterCount(book); c++) {
-          for (const v of b.chapter(book.id, c)?.verses ?? []) {
-            scan(v.text, words);
-            offsets.push(words.n);
-            place.push((bookIndex << 24) | (c << 12) | v.verse);
-            bible.push(bi);
-          }
-        }
-      });
+  /** Built at once (tests, scripts); the service builds with buildYielding. */
+  constructor(bibles: readonly Bible[], books?: ReadonlySet<string>);
+  constructor(data: PhraseData);
+  constructor(from: readonly Bible[] | PhraseData, books?: ReadonlySet<string>) {
+    let data: PhraseData;
+    if (Array.isArray(from)) {
+      const steps = buildSteps(from as readonly Bible[], books);
+      let step = steps.next();
+      while (!step.done) step = steps.next();
+      data = step.value;
+    } else data = from as PhraseData;
+    this.words = data.words;
+    this.offsets = data.offsets;
+    this.place = data.place;
+    this.bible = data.bible;
+    this.bibleIds = data.bibleIds;
+    this.bucketStart = data.bucketStart;
+    this.pairHash = data.pairHash;
+    this.pairVerse = data.pairVerse;
+    this.held = new Uint8Array(data.place.length);
+  }
+
+  /**
+   * Built in steps of a few milliseconds with the event loop free between them: the whole build is about
+   * a second of CPU for three Bibles, which at once would hold every request the service is answering.
+   */
+  static async buildYielding(bibles: readonly Bible[], books?: ReadonlySet<string>): Promise<PhraseIndex> {
+    const steps = buildSteps(bibles, books);
+    let step = steps.next();
+    while (!step.done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      step = steps.next();
     }
-    const full = words.buf.subarray(0, words.n);
-    this.words = Uint16Array.from(full, (h) => h & 0xffff);
-    this.offsets = Uint32Array.from(offsets);
-    this.place = Uint32Array.from(place);
-    this.bible = Uint8Array.from(bible);
-    this.held = new Uint8Array(place.length);
-    // Counting sort of the pairs into buckets by their hash's top bits.
-    const verses = place.length;
-    const w = full;
-    const off = this.offsets;
-    // Two passes over the pairs, hashing each twice, rather than holding ~18 MB of hashes in between.
-    const count = new Uint32Array((1 << BUCKET_BITS) + 1);
-    for (let v = 0; v < verses; v++) for (let k = off[v]!; k + 1 < off[v + 1]!; k++) count[(hashPair(w[k]!, w[k + 1]!) >>> (32 - BUCKET_BITS)) + 1]!++;
-    for (let k = 1; k < count.length; k++) count[k]! += count[k - 1]!;
-    this.bucketStart = count.slice();
-    const total = count[count.length - 1]!;
-    this.pairHash = new Uint16Array(total);
-    this.pairVerse = new Uint32Array(total);
-    for (let v = 0; v < verses; v++) {
-      for (let k = off[v]!; k + 1 < off[v + 1]!; k++) {
-        const h = hashPair(w[k]!, w[k + 1]!);
-        const at = count[h >>> (32 - BUCKET_BITS)]!++;
-        this.pairHash[at] = h & 0xffff;
-        this.pairVerse[at] = v;
-      }
-    }
+    return new PhraseIndex(step.value);
   }
 
   get verses(): number {

@@ -112,6 +112,8 @@ const DENSE_CANDIDATES = 64;
 export class ScriptureSearch {
   private index: SearchIndex | undefined;
   private phrases: PhraseIndex | undefined;
+  /** Settles once the phrase index of the attached index is built (tests wait on it). */
+  phrasesReady: Promise<void> = Promise.resolve();
   private names: Names | undefined;
   private readonly chapterTermCache = new Map<string, ChapterTerms>();
   private readonly rangeCache = new Map<string, { ranges?: (readonly [number, number])[]; filtered: boolean }>();
@@ -137,7 +139,13 @@ export class ScriptureSearch {
     this.index = index;
     // Every translation held, limited to the books the index ranks (tests index a few).
     const books = new Set(index.passages.map((p) => p.book));
-    this.phrases = new PhraseIndex(this.library.ids().flatMap((id) => this.library.get(id) ?? []).filter((b) => b.language.startsWith(PHRASE_LANGUAGE)), books);
+    // Built in steps between requests (a second of CPU at once would stall them all); until it is
+    // ready, a remembered line is matched by the other signals alone.
+    this.phrases = undefined;
+    const built = PhraseIndex.buildYielding(this.library.ids().flatMap((id) => this.library.get(id) ?? []).filter((b) => b.language.startsWith(PHRASE_LANGUAGE)), books);
+    this.phrasesReady = built.then((phrases) => {
+      if (this.index === index) this.phrases = phrases;
+    });
     // Shipped (npm run ingest:expansion aligns them once); aligned here only when the file is missing.
     this.names = loadNames() ?? this.alignNames();
     if (health) (this.healthy = () => health.healthy()), (this.onDown = (r) => health.markDown(r));

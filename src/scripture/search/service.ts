@@ -167,6 +167,8 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     // The store marks Chroma down itself, and only for a lost connection (not a missing collection).
     search.attach(built, { healthy: () => c.healthy() && state === "ready", markDown: () => undefined, onChange: (l) => c.onChange(l) });
     setState("ready");
+    // Search answers meanwhile; `indexed` means every signal is in place, the remembered lines included.
+    await search.phrasesReady;
     return built;
   })();
   indexed.catch((err: Error) => {
