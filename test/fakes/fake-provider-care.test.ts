@@ -36,7 +36,7 @@ describe("a person in distress", () => {
     const history = messages(`${registry.guardrails.body}\n\n${careNote}`);
     expect(needsCare(history)).toBe(true);
     const answer = careAnswer(history, "I want to end my life");
-    expect(answer).toMatch(/^I'm so sorry[^.]*\. Please reach someone who can help right now: US and Canada: 988 /);
+    expect(answer).toMatch(/^I'm so sorry[^.]*\. Please reach someone who can help right now: emergency: [^.]*911[^]*\b988 Suicide & Crisis Lifeline/);
     expect(answer).not.toMatch(/1 Kings 19:2\b|life as the life|take away my life/);
     expect(answer).toContain('Psalm 34:17 reads: "The righteous cry, and Yahweh hears, and delivers them out of all their troubles."');
     expect(answer).toContain("See also Psalm 34:18 and Psalm 34:19.");
@@ -60,7 +60,7 @@ describe("a person in distress", () => {
 
   it("when the person writes in Spanish, then the opening and the help line are the Spanish ones", () => {
     const history = messages(`${registry.guardrails.body}\n\n${careNote}`, "Quiero quitarme la vida");
-    expect(careAnswer(history, "Quiero quitarme la vida")).toMatch(/^Siento mucho lo que estás pasando[^:]*: España: 024 /);
+    expect(careAnswer(history, "Quiero quitarme la vida")).toMatch(/^Siento mucho lo que estás pasando[^:]*: emergencias: [^]*España: 024 /);
   });
 
   it("when no verse found speaks comfort, then none is quoted and the help line still comes first", () => {
