@@ -99,10 +99,21 @@ function stepUrl(text: string): Step {
 const DESTINATION_LEAD = /^[ \t]*<?/;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]{0,31}):/;
 const SCHEME_SO_FAR = /^[A-Za-z][A-Za-z0-9+.-]{0,31}$/;
+/** How far an autolink or a "<...>" destination is looked for before it is read as text. */
+const AUTOLINK_LIMIT = 300;
 
 /** Whether a link destination is safe; "unknown" while more text could still decide it. */
 function safeDestination(rest: string, final: boolean): "yes" | "no" | "unknown" {
   const lead = DESTINATION_LEAD.exec(rest)![0].length;
+  // "<...>" holds no "<" or line end: "[](<<javascript:...>" is no link at all, and the "<javascript:...>"
+  // in it would render as an autolink, so such text is read step by step instead of copied as a link.
+  if (rest[lead - 1] === "<") {
+    const body = rest.slice(lead, lead + AUTOLINK_LIMIT);
+    const stop = /[<>\n]/.exec(body);
+    if (stop === null) {
+      if (!final && body.length < AUTOLINK_LIMIT) return "unknown";
+    } else if (body[stop.index] !== ">") return "no";
+  }
   const head = rest.slice(lead, lead + 34);
   const scheme = SCHEME.exec(head);
   if (scheme !== null) return /^https?$/i.test(scheme[1]!) ? "yes" : "no";
@@ -112,7 +123,6 @@ function safeDestination(rest: string, final: boolean): "yes" | "no" | "unknown"
 
 // CommonMark's autolink "<scheme:...>": one of another scheme than http(s) stays text ("\<javascript:...>").
 const AUTOLINK_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]{1,31}:/;
-const AUTOLINK_LIMIT = 300;
 
 function stepAngle(text: string, final: boolean): Step | null | undefined {
   const end = /[\s<>]/.exec(text.slice(1, AUTOLINK_LIMIT));

@@ -15,6 +15,9 @@ const UNSAFE = [
   "<javascript:alert(1)>",
   "[a](vbscript:x)",
   "[a](file:///etc/passwd)",
+  // No link ("<...>" holds no "<"), so the autolink inside it is what a renderer reads.
+  "[](<<javascript:alert(1)>",
+  "[a](<x<javascript:alert(1)>",
 ];
 const SAFE = ["![p](/img/a.png)", "[rel](notes.html#x)", "[ok](https://example.org/a)", "[r](/read/JHN/3?verse=16)", "[h](http://x.org)", "<https://x.org>", "[x]: https://a.b\n"];
 
