@@ -13,7 +13,7 @@ import { isClaimCollection, listAllCollections } from "../src/chroma/claim.js";
 import { embeddedChromaPath, startEmbeddedChroma, type EmbeddedChroma } from "../src/chroma/embedded.js";
 import { loadConfig } from "../src/config.js";
 import { loadBibleLibrary } from "../src/scripture/corpus.js";
-import { COLLECTION_PREFIX, prepareCorpus } from "../src/scripture/search/index.js";
+import { COLLECTION_PREFIX, corpusCollectionPrefix, prepareCorpus } from "../src/scripture/search/index.js";
 
 function argsAfter(flag: string): string[] {
   const out: string[] = [];
@@ -35,7 +35,7 @@ async function main() {
     const corpus = await prepareCorpus(loadBibleLibrary({ ids: ["eng-web"] }).get("eng-web")!);
     const { corpusHash } = corpus;
     await corpus.release();
-    const current = `${COLLECTION_PREFIX}${corpusHash.slice(0, 8)}-`;
+    const current = corpusCollectionPrefix(corpusHash);
     const ours = (await listAllCollections(client)).filter((c) => c.name.startsWith(COLLECTION_PREFIX));
     const rows = await Promise.all(
       ours.map(async (c) => {

@@ -91,9 +91,14 @@ async function makeEmbedder(config: EmbedderConfig, corpus: PreparedCorpus, file
 export const DEFAULT_BUILD_LEASE_MS = 60_000;
 const WAIT_POLL_MS = 1000;
 
+/** What every collection of one corpus (any embedder) starts with: the prune command keeps them all. */
+export function corpusCollectionPrefix(corpusHash: string): string {
+  return `${COLLECTION_PREFIX}${corpusHash.slice(0, 8)}-`;
+}
+
 /** The collection's name says what it holds: the corpus hash (it folds in INDEX_VERSION) and the embedder's exact space. */
 export function collectionName(corpusHash: string, embedderId: string): string {
-  return `${COLLECTION_PREFIX}${corpusHash.slice(0, 8)}-${embedderId}`.slice(0, 200);
+  return `${corpusCollectionPrefix(corpusHash)}${embedderId}`.slice(0, 200);
 }
 
 /**
