@@ -105,5 +105,6 @@ export function studioRuntime(): ChatRuntime {
   return buildChatRuntime(lazyConfig, parts);
 }
 
-/** For LangGraph Studio (langgraph.json). */
-export const graph = studioRuntime().graph;
+/** For LangGraph Studio (langgraph.json): the runtime its graph and its schemas (studio-http.ts) come from. */
+export const studio = studioRuntime();
+export const graph = studio.graph;

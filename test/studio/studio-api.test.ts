@@ -25,6 +25,8 @@ beforeAll(async () => {
     DATA_DIR: dataDir ?? ownDir!,
     ...(chromaUrl ? { CHROMA_URL: chromaUrl } : {}),
     LOG_LEVEL: "warn",
+    // Not the built-in default, so that the context schema's default model shows it comes from here.
+    DEFAULT_MODEL: "gpt-4.1-mini",
     // On a LangGraph server the key comes from the server's environment, never from a run's context.
     STUDIO_API_KEY: KEY,
   });
@@ -92,18 +94,36 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
     expect(stored).not.toContain(contextKey);
   });
 
-  it("when Studio asks for the chat assistant's schemas, then its input form is the messages alone", async () => {
+  it("when Studio asks for the chat assistant's schemas, then its input form is the messages alone and its context form offers the request's options with their choices and defaults", async () => {
     const { body } = await api("/assistants/search", { graph_id: "chat", limit: 1 });
     const [assistant] = body as unknown as { assistant_id: string }[];
     // A plain GET: the helper's JSON content type on a bodiless GET reads as a malformed body to this route.
-    const res = await fetch(`${studio.url}/assistants/${assistant!.assistant_id}/schemas`);
+    // From Studio's origin, as the hosted page asks: the answer must still carry the server's CORS headers.
+    const res = await fetch(`${studio.url}/assistants/${assistant!.assistant_id}/schemas`, { headers: { origin: "https://smith.langchain.com" } });
     expect(res.status).toBe(200);
-    const schemas = (await res.json()) as Record<string, unknown>;
-    const props = (s: unknown) => Object.keys((s as { properties?: object } | undefined)?.properties ?? {});
-    expect(props(schemas.input_schema)).toEqual(["messages"]);
-    // The graph publishes its context schema (graph-schemas.test.ts), but this server (langgraph-api
-    // 2.0.0) passes none on for a graph whose state is a StateSchema: docs/studio.md says what to do.
-    expect(props(schemas.context_schema)).not.toContain("apiKey");
+    expect(res.headers.get("access-control-allow-origin")).toBeTruthy();
+    const text = await res.text();
+    const schemas = JSON.parse(text) as Record<string, unknown>;
+    type Field = { type?: string; enum?: string[]; default?: unknown; description?: string };
+    const props = (s: unknown) => (s as { properties?: Record<string, Field> } | undefined)?.properties ?? {};
+    expect(Object.keys(props(schemas.input_schema))).toEqual(["messages"]);
+    // The server (langgraph-api) answers no context schema for a StateSchema graph; studio-http.ts adds the graph's.
+    const context = props(schemas.context_schema);
+    expect(Object.keys(context).sort()).toEqual(["bibleId", "convertLinks", "maxWords", "model", "profile", "skipPreflight", "theology", "verifyQuotes"]);
+    expect(schemas.config_schema).toEqual(schemas.context_schema);
+    // Each default is the one a run that leaves the option out gets (the server's environment, the prompts, the contract).
+    expect(context.model).toMatchObject({ type: "string", default: "gpt-4.1-mini" });
+    expect(context.theology?.enum).toEqual(expect.arrayContaining(["default", "reformed", "catholic"]));
+    expect(context.theology?.default).toBe(loadPrompts().defaultTheology.slug);
+    expect(context.profile?.enum).toEqual(expect.arrayContaining(["universal_explorer", "new_believer", "scholar"]));
+    expect(context.profile?.default).toBe(loadPrompts().defaultProfile.slug);
+    expect(context.bibleId).toMatchObject({ default: "eng-web", enum: expect.arrayContaining(["eng-web", "eng-kjv"]) });
+    expect(context.maxWords).toMatchObject({ type: "integer", default: 300 });
+    expect(context).toMatchObject({ convertLinks: { default: true }, verifyQuotes: { default: true }, skipPreflight: { default: false } });
+    expect(context.theology?.description).toMatch(/theology slug/);
+    // No key field, and the server's key is nowhere in what the page receives.
+    expect(Object.keys(context).map((k) => k.toLowerCase())).not.toContain("apikey");
+    expect(text).not.toContain(KEY);
   });
 
   it("when the provider refuses the key, then the run reports the mapped error rather than an answer", async () => {
