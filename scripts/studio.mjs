@@ -55,56 +55,13 @@ if (taken) {
   process.exit(1);
 }
 
-/**
- * The CLI's API server warns at every start that @langchain/langgraph-checkpoint 1.2.x is "not up to
- * date": @langchain/langgraph-api 2.0.0 (the newest) declares the range ~1.0.0 for it, while
- * @langchain/langgraph 1.7 requires ^1.2.2, so no install can satisfy both and a user can do nothing
- * about it (docs/studio.md). That one warning, naming that package alone, is left out; any other
- * out-of-date package is still reported. Everything else passes through unchanged.
- */
-const ANSI = /\x1b\[[0-9;]*m/g;
-const OUTDATED = /Some LangGraph\.js dependencies are not up to date/;
-const ONLY_CHECKPOINT = /^\W*warn\W+\S*\s*\[\d+\]\s*\{\s*'@langchain\/langgraph-checkpoint': \{ version: '1\.\d+\.\d+', required: '[^']*' \}\s*\}\s*$/;
-
-function withoutCheckpointWarning(from, to) {
-  let partial = "";
-  let held;
-  let flush;
-  const emit = (line) => to.write(line);
-  from.setEncoding("utf8");
-  from.on("data", (chunk) => {
-    clearTimeout(flush);
-    const lines = (partial + chunk).split(/(?<=\n)/);
-    partial = lines.at(-1).endsWith("\n") ? "" : lines.pop();
-    for (const line of lines) {
-      const plain = line.replace(ANSI, "");
-      if (held !== undefined) {
-        if (!ONLY_CHECKPOINT.test(plain.trimEnd())) emit(held + line);
-        held = undefined;
-      } else if (OUTDATED.test(plain)) held = line;
-      else emit(line);
-    }
-    // A line still without its newline (a prompt, a spinner) is shown after a moment rather than held back.
-    if (partial) flush = setTimeout(() => (emit(partial), (partial = "")), 100);
-  });
-  from.on("end", () => {
-    clearTimeout(flush);
-    emit((held ?? "") + partial);
-  });
-}
-
 const cli = join(dirname(createRequire(import.meta.url).resolve("@langchain/langgraph-cli/package.json")), "dist/cli/cli.mjs");
-// Its own process group, so a signal to us reaches the watcher and API worker the CLI starts. Its output
-// comes through withoutCheckpointWarning, in colour when ours is a terminal.
-const color = process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: "1" } : {};
+// Its own process group, so a signal to us reaches the watcher and API worker the CLI starts.
 const child = spawn(process.execPath, [cli, "dev", "--no-browser", "--port", String(port), ...process.argv.slice(2)], {
   cwd: ROOT,
-  stdio: ["inherit", "pipe", "pipe"],
+  stdio: "inherit",
   detached: true,
-  env: { ...process.env, ...color },
 });
-withoutCheckpointWarning(child.stdout, process.stdout);
-withoutCheckpointWarning(child.stderr, process.stderr);
 process.stderr.write(
   `npm run studio: LangGraph's local API on http://localhost:${port}; open ` +
     `https://smith.langchain.com/studio/?baseUrl=http://localhost:${port} (a hosted page: your browser talks to this local API)\n`,

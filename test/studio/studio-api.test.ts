@@ -126,6 +126,12 @@ describe("LangGraph Studio's local API (langgraphjs dev) serving the chat graph 
     expect(text).not.toContain(KEY);
   });
 
+  it("when the dev server has started, then it warned of no LangGraph.js dependency out of date", () => {
+    // LOG_LEVEL=warn above (the server's level too) leaves its info lines out but keeps its warnings.
+    expect(studio.output()).toContain("Studio UI:");
+    expect(studio.output()).not.toMatch(/not up to date|langgraph-checkpoint/);
+  });
+
   it("when the provider refuses the key, then the run reports the mapped error rather than an answer", async () => {
     const refuse = () => provider.on(match.any(), reply.error(401, { error: { message: "bad key", type: "invalid_request_error", code: "invalid_api_key" } }));
     refuse();

@@ -68,7 +68,7 @@ describe("npm run studio", () => {
       await new Promise((r) => setTimeout(r, 300));
     }
     expect(run.output()).toContain(`https://smith.langchain.com/studio/?baseUrl=http://localhost:${port}`);
-    // The CLI's own lines come through, without the checkpoint version warning no one can act on.
+    // The CLI's own lines come through unfiltered, and it warns of no dependency out of date (issue 32).
     expect(run.output()).toContain("Registering graph with id");
     expect(run.output()).not.toMatch(/not up to date|langgraph-checkpoint/);
     // Every process that the launcher's CLI started lives in the CLI's process group.
