@@ -11,10 +11,11 @@ import { studio } from "./studio.js";
  * Its getRuntimeGraphSchema() (dist/graph/parser/index.mjs) takes tryStateSchemaExtraction()'s answer
  * first, and that sets `config = undefined` ("StateSchema doesn't have config schema support yet"), so
  * the route answers `context_schema: undefined` although the graph has one (the same in 2.0.0, 1.5.1 and
- * its main branch). The server's own answer goes through; only when it has no context schema is the
- * graph's added: getConfigTypeSchema, the function the server uses for a zod graph, with the theologies
- * and profiles to choose from and each option's default as resolveContext fills it for a run that
- * leaves it out. The server fills config_schema and context_schema alike for a JS graph: so does this.
+ * its main branch). The server's own answer goes through, with its context schema, or the graph's
+ * (getConfigTypeSchema, the function that server uses for a zod graph) when it has none, given the
+ * theologies and profiles to choose from and each option's default as resolveContext fills it for a
+ * run that leaves it out: the one owner of those defaults. The server fills config_schema and
+ * context_schema alike for a JS graph: so does this, where it left config_schema out.
  */
 
 /** The graphs langgraph.json names, by id (test/studio/studio-http.test.ts keeps the two in step). */
@@ -23,8 +24,10 @@ export const STUDIO_GRAPHS = { chat: studio } as const;
 type JsonSchema = { properties?: Record<string, Record<string, unknown>> } & Record<string, unknown>;
 
 /** The chat graph's context schema as Studio draws it: choices and defaults from the server's own settings. */
-export function studioContextSchema(runtime: (typeof STUDIO_GRAPHS)[keyof typeof STUDIO_GRAPHS]): JsonSchema | undefined {
-  const schema = getConfigTypeSchema(runtime.graph) as JsonSchema | undefined;
+export function studioContextSchema(
+  runtime: (typeof STUDIO_GRAPHS)[keyof typeof STUDIO_GRAPHS],
+  schema = getConfigTypeSchema(runtime.graph) as JsonSchema | undefined,
+): JsonSchema | undefined {
   const properties = schema?.properties;
   if (!schema || !properties) return schema;
   let defaults: Record<string, unknown>;
@@ -55,9 +58,8 @@ app.use("/assistants/:assistant_id/schemas", async (c, next) => {
   await next();
   if (c.req.method !== "GET" || c.res.status !== 200) return;
   const answer = (await c.res.clone().json()) as { graph_id?: string; context_schema?: unknown; config_schema?: unknown };
-  if (answer.context_schema != null) return;
   const runtime = STUDIO_GRAPHS[answer.graph_id as keyof typeof STUDIO_GRAPHS];
-  const context = runtime && studioContextSchema(runtime);
+  const context = runtime && studioContextSchema(runtime, (answer.context_schema as JsonSchema | null) ?? undefined);
   if (!context) return;
   // The server's headers (CORS among them) stay; the length is the new body's.
   const headers = new Headers(c.res.headers);

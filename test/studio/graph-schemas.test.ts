@@ -14,13 +14,13 @@ describe("the schemas LangGraph Studio draws its forms from", () => {
     expect(Object.keys(input.properties ?? {})).toEqual(["messages"]);
   });
 
-  it("when Studio asks for the context schema, then it offers the request's options with their defaults, and no key field", () => {
+  it("when Studio asks for the context schema, then it offers the request's options, described, and no key field", () => {
     const context = getConfigTypeSchema(graph) as JsonSchema;
     const fields = context.properties ?? {};
     expect(Object.keys(fields).sort()).toEqual(["bibleId", "convertLinks", "maxWords", "model", "profile", "skipPreflight", "theology", "verifyQuotes"]);
     expect(fields.bibleId?.enum).toContain("eng-web");
     expect(fields.maxWords?.type).toBe("integer");
-    expect(fields.theology?.description).toMatch(/default: `default`/);
+    expect(fields.theology?.description).toMatch(/theology slug/);
     expect(JSON.stringify(context).toLowerCase()).not.toContain("apikey");
   });
 

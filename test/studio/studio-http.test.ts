@@ -31,6 +31,13 @@ describe("the context schema Studio's local server is given for the chat graph (
     }
   });
 
+  it("when the server answers a context schema of its own, then that schema is kept and given the choices and defaults", () => {
+    const own = { type: "object", properties: { theology: { type: "string", description: "from the server" } } };
+    const schema = studioContextSchema(studioRuntime(), own);
+    expect(Object.keys(schema?.properties ?? {})).toEqual(["theology"]);
+    expect(schema?.properties?.theology).toMatchObject({ description: "from the server", default: "default", enum: expect.arrayContaining(["reformed"]) });
+  });
+
   it("when the server's configuration cannot be read, then the fields are still offered, without defaults", () => {
     const saved = process.env.AGENT_MAX_STEPS;
     process.env.AGENT_MAX_STEPS = "not a number";
