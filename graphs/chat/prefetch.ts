@@ -33,6 +33,12 @@ const FOLLOW_UP_WORDS = 4;
 /** References named in the message (beside the request's passage) looked up at most. */
 const MAX_LOOKUPS = 2;
 
+/** What the prefetch needs of a tool: its argument schema and the plain function the tool calls. */
+interface PrefetchTool {
+  schema: { parse(input: unknown): unknown };
+  run(input: unknown): Promise<string>;
+}
+
 export interface PrefetchCall {
   name: "search_scripture" | "lookup_passage";
   args: Record<string, string>;
@@ -131,10 +137,11 @@ async function retrieve(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[
   try {
     const results = await Promise.all(
       calls.map(async (call) => {
-        const tool = tools.get(call.name) as { invoke(input: unknown, options?: unknown): Promise<unknown> } | undefined;
+        const tool = tools.get(call.name) as PrefetchTool | undefined;
         if (!tool) throw new Error(`no tool named ${call.name}`);
-        const out = await tool.invoke(call.args, { callbacks: config.callbacks, signal: config.signal });
-        return typeof out === "string" ? out : JSON.stringify(out);
+        // The tool's own function over its own schema's reading of the arguments, as tool.invoke would
+        // call it, without a runnable's callbacks and config for each call (docs/performance.md, session 7).
+        return tool.run(tool.schema.parse(call.args));
       }),
     );
     // Retrieval that found nothing to build on (no passage, or guesses from words that only begin like
