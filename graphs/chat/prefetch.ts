@@ -116,7 +116,7 @@ const turns = new WeakMap<object, Map<boolean, Promise<BaseMessage[]>>>();
 /**
  * The completed tool turn for the run's question: [assistant tool calls, tool results...], or [] when
  * there is nothing to retrieve. Computed once per run (classifyPreflight may need it before
- * retrieveScripture runs) for each care decision (care.ts). A tool that fails the way tools report failures (search down) gives the
+ * callAgent's first step adds it) for each care decision (care.ts). A tool that fails the way tools report failures (search down) gives the
  * result the model would read; anything else leaves the turn out, and the agent searches itself.
  */
 export function prefetchTurn(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], config: ChatRunConfig, care: boolean): Promise<BaseMessage[]> {
@@ -156,7 +156,7 @@ async function retrieve(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[
     ];
   } catch (err) {
     if (config.signal?.aborted) throw err;
-    deps.logger?.warn({ err: { name: (err as Error)?.name }, node: "retrieveScripture" }, "prefetched retrieval failed; the agent searches itself");
+    deps.logger?.warn({ err: { name: (err as Error)?.name }, node: "callAgent", step: "prefetch" }, "prefetched retrieval failed; the agent searches itself");
     return [];
   }
 }
