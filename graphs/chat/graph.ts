@@ -8,17 +8,16 @@ import { createClassifyPreflight } from "./nodes/classify-preflight.js";
 import { createConvertLinks } from "./nodes/convert-links.js";
 import { createRejectInput } from "./nodes/reject-input.js";
 import { createRespondCanned } from "./nodes/respond-canned.js";
-import { createRetrieveScripture } from "./nodes/retrieve-scripture.js";
 import { createValidateInput } from "./nodes/validate-input.js";
 import { routeAfterAgent, routeAfterPreflight, routeAfterValidate } from "./routing.js";
 import { ChatContextSchema } from "./context-schema.js";
 import { ChatInput, ChatState } from "./state.js";
 
 /** What Studio shows on classifyPreflight: what it starts besides the classifier (PREFLIGHT_MODE=parallel). */
-const PARALLEL_NOTE = "with PREFLIGHT_MODE=parallel, the first callAgent call (over the retrieveScripture turn) beside the classifier; held until the verdict, closed unless it passes";
+const PARALLEL_NOTE = "with PREFLIGHT_MODE=parallel, the first callAgent call (over the prefetched retrieval turn) beside the classifier; held until the verdict, closed unless it passes";
 
 /** What Studio shows on callAgent: where its first call may come from. */
-const FIRST_CALL_NOTE = "adopted from classifyPreflight when it started one; answer text leaves only from here";
+const FIRST_CALL_NOTE = "first step: the service's own search as a completed tool turn, then the call (adopted from classifyPreflight when it started one); answer text leaves only from here";
 
 /**
  * The context schema as the graph's type sees it: any record. A run's real context is the whole
@@ -43,18 +42,16 @@ export function buildChatGraph(deps: ChatDeps) {
       .addNode("answerHousekeeping", createAnswerHousekeeping(deps))
       // Injection, inappropriate or invalid input: the content-filter outcome.
       .addNode("rejectInput", createRejectInput(deps))
-      // The service's search (and passage lookup) as a completed tool turn before the agent's first call.
-      .addNode("retrieveScripture", createRetrieveScripture(deps))
-      // One model turn with the scripture tools; streams the answer turn.
+      // One model turn with the scripture tools; streams the answer turn. Its first step adds the service's
+      // search (and passage lookup) as a completed tool turn before the call (prefetch.ts).
       .addNode("callAgent", createCallAgent(deps), { metadata: { first_call: FIRST_CALL_NOTE } })
       // Runs the turn's tool calls and hands the results back to the agent.
       .addNode("callTools", createCallTools(deps))
       // Scripture references become reader links in the final content.
       .addNode("convertLinks", createConvertLinks(deps))
       .addEdge(START, "validateInput")
-      .addConditionalEdges("validateInput", routeAfterValidate, ["classifyPreflight", "retrieveScripture", END])
-      .addConditionalEdges("classifyPreflight", routeAfterPreflight, ["retrieveScripture", "respondCanned", "rejectInput", "answerHousekeeping"])
-      .addEdge("retrieveScripture", "callAgent")
+      .addConditionalEdges("validateInput", routeAfterValidate, ["classifyPreflight", "callAgent", END])
+      .addConditionalEdges("classifyPreflight", routeAfterPreflight, ["callAgent", "respondCanned", "rejectInput", "answerHousekeeping"])
       .addConditionalEdges("callAgent", routeAfterAgent, ["callTools", "convertLinks"])
       .addEdge("callTools", "callAgent")
       .addEdge("respondCanned", END)

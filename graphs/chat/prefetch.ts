@@ -33,6 +33,12 @@ const FOLLOW_UP_WORDS = 4;
 /** References named in the message (beside the request's passage) looked up at most. */
 const MAX_LOOKUPS = 2;
 
+/** What the prefetch needs of a tool: its argument schema and the plain function the tool calls. */
+interface PrefetchTool {
+  schema: { parse(input: unknown): unknown };
+  run(input: unknown): Promise<string>;
+}
+
 export interface PrefetchCall {
   name: "search_scripture" | "lookup_passage";
   args: Record<string, string>;
@@ -110,7 +116,7 @@ const turns = new WeakMap<object, Map<boolean, Promise<BaseMessage[]>>>();
 /**
  * The completed tool turn for the run's question: [assistant tool calls, tool results...], or [] when
  * there is nothing to retrieve. Computed once per run (classifyPreflight may need it before
- * retrieveScripture runs) for each care decision (care.ts). A tool that fails the way tools report failures (search down) gives the
+ * callAgent's first step adds it) for each care decision (care.ts). A tool that fails the way tools report failures (search down) gives the
  * result the model would read; anything else leaves the turn out, and the agent searches itself.
  */
 export function prefetchTurn(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[], config: ChatRunConfig, care: boolean): Promise<BaseMessage[]> {
@@ -131,10 +137,11 @@ async function retrieve(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[
   try {
     const results = await Promise.all(
       calls.map(async (call) => {
-        const tool = tools.get(call.name) as { invoke(input: unknown, options?: unknown): Promise<unknown> } | undefined;
+        const tool = tools.get(call.name) as PrefetchTool | undefined;
         if (!tool) throw new Error(`no tool named ${call.name}`);
-        const out = await tool.invoke(call.args, { callbacks: config.callbacks, signal: config.signal });
-        return typeof out === "string" ? out : JSON.stringify(out);
+        // The tool's own function over its own schema's reading of the arguments, as tool.invoke would
+        // call it, without a runnable's callbacks and config for each call (docs/performance.md, session 7).
+        return tool.run(tool.schema.parse(call.args));
       }),
     );
     // Retrieval that found nothing to build on (no passage, or guesses from words that only begin like
@@ -149,7 +156,7 @@ async function retrieve(deps: ChatDeps, ctx: ChatContext, messages: BaseMessage[
     ];
   } catch (err) {
     if (config.signal?.aborted) throw err;
-    deps.logger?.warn({ err: { name: (err as Error)?.name }, node: "retrieveScripture" }, "prefetched retrieval failed; the agent searches itself");
+    deps.logger?.warn({ err: { name: (err as Error)?.name }, node: "callAgent", step: "prefetch" }, "prefetched retrieval failed; the agent searches itself");
     return [];
   }
 }

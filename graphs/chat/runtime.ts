@@ -17,6 +17,7 @@ import { DEFAULT_PROVIDER, providerTable, type ProviderTable } from "./providers
 import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
 import { discardSpeculation } from "./speculation.js";
+import { installLeanRunContext } from "./run-context.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
 export type ChatRuntimeConfig = Pick<
@@ -155,6 +156,8 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
 
 /** The one way to build the chat runtime: used by the service, LangGraph Studio and every test. */
 export function buildChatRuntime(config: ChatRuntimeConfig, parts: ChatRuntimeParts): ChatRuntime {
+  // No LangSmith RunTree per runnable call while nothing traces (run-context.ts).
+  installLeanRunContext();
   const deps = chatDeps(config, parts);
   const graph = buildChatGraph(deps);
   return {

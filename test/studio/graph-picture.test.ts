@@ -17,13 +17,14 @@ describe("the graph picture in docs/graph.md (and the README while it shows one)
 
   it("when the drawing is built, then every node and conditional branch of the graph is in it", () => {
     const mermaid = graph.getGraph().drawMermaid();
-    for (const node of ["validateInput", "classifyPreflight", "respondCanned", "answerHousekeeping", "rejectInput", "retrieveScripture", "callAgent", "callTools", "convertLinks"]) {
+    for (const node of ["validateInput", "classifyPreflight", "respondCanned", "answerHousekeeping", "rejectInput", "callAgent", "callTools", "convertLinks"]) {
       expect(mermaid).toContain(`\t${node}(${node}`);
     }
     expect(mermaid).toContain("classifyPreflight -.-> rejectInput;");
     expect(mermaid).toContain("classifyPreflight -.-> answerHousekeeping;");
-    expect(mermaid).toContain("classifyPreflight -.-> retrieveScripture;");
-    expect(mermaid).toContain("retrieveScripture --> callAgent;");
+    expect(mermaid).toContain("classifyPreflight -.-> callAgent;");
+    // The prefetched retrieval is callAgent's first step (prefetch.ts), written on the node.
+    expect(mermaid).toMatch(/callAgent\(callAgent<hr\/>.*completed tool turn/);
     // What the preflight starts beside the classifier is written on it (node metadata, as Studio shows it).
     expect(mermaid).toMatch(/classifyPreflight\(classifyPreflight<hr\/>.*PREFLIGHT_MODE=parallel/);
     expect(mermaid).toContain("callAgent -.-> callTools;");

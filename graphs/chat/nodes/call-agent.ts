@@ -12,6 +12,7 @@ import { lastUserText, promptChars, toolResultTexts, toProviderMessages } from "
 import { careFor } from "../care.js";
 import type { AgentRequest, ChatCompletionTool } from "../models.js";
 import { adoptSpeculation, holdSpeculation, SpeculativeCall } from "../speculation.js";
+import { prefetchTurn } from "../prefetch.js";
 import type { BaseMessage } from "@langchain/core/messages";
 import { buildSystemPrompt, contextPassage } from "../prompts.js";
 import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
@@ -114,8 +115,12 @@ export function startSpeculation(deps: ChatDeps, ctx: ChatContext, messages: Bas
  * word limit cuts (and aborts the upstream call), links are converted on the way, and the pieces go
  * to the "custom" stream. Usage is read from the provider's last chunk and added to the run's state.
  * The last allowed step is called with tool_choice "none" so the agent answers with what it has.
- * The first step adopts the call classifyPreflight started beside the classifier when there is one
- * (PREFLIGHT_MODE=parallel): its held chunks come first, then the live ones, through the same code.
+ * The first step starts with the service's own retrieval for the question (prefetch.ts), added to the
+ * conversation as a completed tool turn before the call and to the state with the turn's answer; it is
+ * computed once per run, so when classifyPreflight already made it for the speculative call this is
+ * that same turn. The first step adopts the call classifyPreflight started beside the classifier when
+ * there is one (PREFLIGHT_MODE=parallel): its held chunks come first, then the live ones, through the
+ * same code.
  */
 export function createCallAgent(deps: ChatDeps) {
   return async function callAgent(state: ChatStateValue, config: ChatRunConfig): Promise<ChatStateUpdate> {
@@ -124,8 +129,11 @@ export function createCallAgent(deps: ChatDeps) {
     const finalStep = step >= deps.maxSteps;
     // The care note in the prompt and the word limiter's respect for the help line follow one decision.
     const care = careFor(state);
-    const speculative = step === 1 ? adoptSpeculation(runKey(config), state.messages.length, care) : undefined;
-    const request = speculative ? undefined : agentRequest(deps, ctx, state.messages, step, care);
+    // The prefetched tool turn (first step only; a state that already holds the agent's turns has it).
+    const prefetched = step === 1 ? await prefetchTurn(deps, ctx, state.messages, config, care) : [];
+    const conversation = prefetched.length > 0 ? [...state.messages, ...prefetched] : state.messages;
+    const speculative = step === 1 ? adoptSpeculation(runKey(config), conversation.length, care) : undefined;
+    const request = speculative ? undefined : agentRequest(deps, ctx, conversation, step, care);
     const messages = speculative ? speculative.messages : request!.messages;
     // The service's run hands its delta listener straight to the node (one call per piece); a run
     // without one (LangGraph Studio) gets the pieces on LangGraph's custom stream.
@@ -133,7 +141,7 @@ export function createCallAgent(deps: ChatDeps) {
     const emit = sink ?? ((text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent));
     const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit, { care });
     // After a tool round (the prefetched one included) the turn is almost always the answer: it streams as it comes (see TurnGate).
-    const afterTools = state.messages.some((m) => m.getType() === "tool");
+    const afterTools = conversation.some((m) => m.getType() === "tool");
     const gate = new TurnGate(finalStep ? "answer" : afterTools ? "stream" : "hold");
     const deadline = speculative ? speculative.deadline.follow(config.signal) : new Deadline(deps.providerTimeoutMs, config.signal);
     const pending: PendingCall[] = [];
@@ -204,7 +212,7 @@ export function createCallAgent(deps: ChatDeps) {
       const { calls, invalid } = finishCalls(pending.filter(Boolean));
       // Invalid calls travel back with empty arguments so the provider sees each call answered.
       const all = [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name ?? "unknown", args: {}, type: "tool_call" as const }))];
-      return { messages: [new AIMessage({ content: "", tool_calls: all, invalid_tool_calls: invalid })], steps: step, usage };
+      return { messages: [...prefetched, new AIMessage({ content: "", tool_calls: all, invalid_tool_calls: invalid })], steps: step, usage };
     }
     if (!answer.cut) {
       const rest = gate.end();
@@ -215,7 +223,7 @@ export function createCallAgent(deps: ChatDeps) {
     if (finalStep && gate.calledTools && answer.text.trim() === "") throw agentStepLimit(deps.maxSteps);
     const grounded = answer.grounding;
     return {
-      messages: [new AIMessage(answer.text)],
+      messages: [...prefetched, new AIMessage(answer.text)],
       answer: answer.text,
       content: grounded.content,
       citations: grounded.citations as unknown as Record<string, unknown>[],

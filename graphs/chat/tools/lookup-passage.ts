@@ -108,10 +108,18 @@ export async function lookupPassage(
   return bounded(lines);
 }
 
+/**
+ * The tool, carrying its plain function as `run`: the prefetched retrieval (prefetch.ts) calls that
+ * after checking its arguments against the tool's schema, without LangChain's per-call plumbing.
+ */
 export function createLookupPassageTool(deps: Pick<ChatDeps, "bibles" | "references">, ctx: ChatContext) {
-  return tool(async (input) => toolText(await lookupPassage(deps, input, { bibleId: ctx.bibleId })), {
-    name: LOOKUP_PASSAGE_TOOL.name,
-    description: LOOKUP_PASSAGE_DESCRIPTION,
-    schema: lookupPassageSchema(deps.bibles.ids()),
-  });
+  const run = async (input: { reference: string; translation?: string | undefined }) => toolText(await lookupPassage(deps, input, { bibleId: ctx.bibleId }));
+  return Object.assign(
+    tool(run, {
+      name: LOOKUP_PASSAGE_TOOL.name,
+      description: LOOKUP_PASSAGE_DESCRIPTION,
+      schema: lookupPassageSchema(deps.bibles.ids()),
+    }),
+    { run },
+  );
 }

@@ -149,9 +149,7 @@ export async function searchScripture(
 }
 
 export function createSearchScriptureTool(deps: Pick<ChatDeps, "search" | "logger"> & Partial<Pick<ChatDeps, "bibles">>, ctx: ChatContext, canon: SearchCanon = { deuterocanon: false }, care = false) {
-  return tool(async (input) => toolText(await searchScripture(deps, input, { bibleId: ctx.bibleId, ...canon, care })), {
-    name: SEARCH_SCRIPTURE_TOOL.name,
-    description: SEARCH_SCRIPTURE_DESCRIPTION,
-    schema: SEARCH_SCRIPTURE_SCHEMA,
-  });
+  // `run`, the plain function the tool calls, is what the prefetched retrieval calls (see createLookupPassageTool).
+  const run = async (input: z.infer<typeof SEARCH_SCRIPTURE_SCHEMA>) => toolText(await searchScripture(deps, input, { bibleId: ctx.bibleId, ...canon, care }));
+  return Object.assign(tool(run, { name: SEARCH_SCRIPTURE_TOOL.name, description: SEARCH_SCRIPTURE_DESCRIPTION, schema: SEARCH_SCRIPTURE_SCHEMA }), { run });
 }

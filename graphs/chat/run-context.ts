@@ -1,0 +1,49 @@
+import { CallbackManager } from "@langchain/core/callbacks/manager";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { _CONTEXT_VARIABLES_KEY, AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
+
+/**
+ * LangChain runs every runnable (each graph node, its channel write, each edge's router) inside
+ * `AsyncLocalStorageProviderSingleton.runWithConfig`, which stores the runnable's config where nested
+ * code finds it (LangGraph's getConfig, the writer, interrupts). With no tracer, the store is a fresh
+ * LangSmith `RunTree` (tracing disabled) built only to carry that config: a uuid7 from the crypto
+ * source, a timestamp string, some thirty properties and environment reads, at every runnable call,
+ * about twenty times a chat request (7 % of the service's CPU in session 7's profile,
+ * docs/performance.md).
+ *
+ * installLeanRunContext keeps LangChain's method and changes one thing: when nothing would trace (no
+ * callback handler at all, and no LangSmith tracing variable set), the config rides on a plain object
+ * shaped like that RunTree's carrying fields (`extra` holding the config, `tracingEnabled: false`, the
+ * context variables). Whenever a callback manager exists (a tracer, Studio's handlers, verbose mode) or
+ * tracing is switched on, LangChain's own method runs unchanged. Installed once per process; it
+ * checks at every call, so a process may switch tracing on and off (the tracing tests do).
+ */
+
+/** The key LangChain stores a runnable's config under in the run tree's `extra` (@langchain/core singletons). */
+const LC_CHILD_KEY = Symbol.for("lc:child_config");
+
+/** The variables with which LangChain and LangSmith switch tracing on (@langchain/core utils/callbacks isTracingEnabled). */
+const TRACING_VARIABLES = ["LANGSMITH_TRACING_V2", "LANGCHAIN_TRACING_V2", "LANGSMITH_TRACING", "LANGCHAIN_TRACING"] as const;
+
+const tracingSwitchedOn = () => TRACING_VARIABLES.some((name) => process.env[name] === "true");
+
+type RunWithConfig = (config: RunnableConfig | undefined, callback: () => unknown, avoidCreatingRootRunTree?: boolean) => unknown;
+
+const INSTALLED = Symbol.for("biblical-chat:lean-run-context");
+
+export function installLeanRunContext(): void {
+  const provider = AsyncLocalStorageProviderSingleton as unknown as { runWithConfig: RunWithConfig; [INSTALLED]?: true };
+  if (provider[INSTALLED]) return;
+  const original: RunWithConfig = provider.runWithConfig.bind(provider);
+  provider.runWithConfig = function runWithConfig(config, callback, avoidCreatingRootRunTree) {
+    if (avoidCreatingRootRunTree || tracingSwitchedOn()) return original(config, callback, avoidCreatingRootRunTree);
+    const manager = CallbackManager._configureSync(config?.callbacks, undefined, config?.tags, undefined, config?.metadata);
+    if (manager !== undefined) return original(config, callback, avoidCreatingRootRunTree);
+    const storage = AsyncLocalStorageProviderSingleton.getInstance();
+    const previous = storage.getStore() as Record<symbol, unknown> | undefined;
+    const carrier: Record<string | symbol, unknown> = { name: "<runnable_lambda>", tracingEnabled: false, extra: { [LC_CHILD_KEY]: config } };
+    if (previous?.[_CONTEXT_VARIABLES_KEY] !== undefined) carrier[_CONTEXT_VARIABLES_KEY] = previous[_CONTEXT_VARIABLES_KEY];
+    return storage.run(carrier, callback);
+  };
+  provider[INSTALLED] = true;
+}
