@@ -1,7 +1,7 @@
 import { bookById, type Testament } from "../books.js";
 import type { Bible, BibleLibrary, ChapterText } from "../corpus.js";
 import { readerUrl } from "../links.js";
-import { DEFAULT_TRANSLATION_ID } from "../translations.js";
+import { DEFAULT_TRANSLATION_ID, findTranslation } from "../translations.js";
 import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import type { Passage } from "./types.js";
@@ -142,7 +142,10 @@ export class ScriptureSearch {
     // Built in steps between requests (a second of CPU at once would stall them all); until it is
     // ready, a remembered line is matched by the other signals alone.
     this.phrases = undefined;
-    const built = PhraseIndex.buildYielding(this.library.ids().flatMap((id) => this.library.get(id) ?? []).filter((b) => b.language.startsWith(PHRASE_LANGUAGE)), books);
+    // Only the translations it indexes are read (a shipped one's language is known without reading it:
+    // reading the RV1909 here only to leave it out held the loop about 100 ms once search attached).
+    const phraseIds = this.library.ids().filter((id) => (findTranslation(id)?.language ?? PHRASE_LANGUAGE).startsWith(PHRASE_LANGUAGE));
+    const built = PhraseIndex.buildYielding(phraseIds.flatMap((id) => this.library.get(id) ?? []).filter((b) => b.language.startsWith(PHRASE_LANGUAGE)), books);
     this.phrasesReady = built.then((phrases) => {
       if (this.index === index) this.phrases = phrases;
     });
