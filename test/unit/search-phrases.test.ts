@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { BUILD_CHECK_VERSES, BUILD_STEP_MS, PhraseIndex, phraseWords } from "../../src/scripture/search/phrases.js";
+import { phraseTranslations } from "../../src/scripture/search/search.js";
 
 /** The phrase index over the real KJV, WEB and RV1909, as the service builds it. */
 let index: PhraseIndex;
@@ -94,5 +95,16 @@ describe("the phrase index built in steps (as the service builds it, between req
     expect(yields).toBe(0);
     const whole = new PhraseIndex(bibles, books);
     for (const q of queries) expect(stepped.match(q)).toEqual(whole.match(q));
+  });
+});
+
+describe("the translations the phrase index reads", () => {
+  it("reads the English ones only, so building the services reads them before the server listens and never the Spanish text", () => {
+    const real = loadBibleLibrary();
+    const read: string[] = [];
+    const library = { ids: () => real.ids(), get: (id: string) => (read.push(id), real.get(id)) };
+    const bibles = phraseTranslations(library);
+    expect(bibles.map((b) => b.id).sort()).toEqual(["eng-kjv", "eng-web"]);
+    expect(read.sort()).toEqual(["eng-kjv", "eng-web"]);
   });
 });
