@@ -20,6 +20,7 @@ import { listProfiles, listTheologies, loadPrompts } from "./prompts/loader.js";
 import { loadBibleLibrary } from "./scripture/corpus.js";
 import { prepareReferences } from "./scripture/references.js";
 import { startSearchService, type SearchService, type SearchServiceOptions } from "./scripture/search/service.js";
+import { phraseTranslations } from "./scripture/search/search.js";
 import { TRANSLATIONS, translationIds } from "./scripture/translations.js";
 import { sharedStudyLibrary } from "./study/library.js";
 
@@ -52,6 +53,9 @@ export function buildServices(
 ): Services {
   const prompts = loadPrompts(config.promptsDir);
   const bibles = loadBibleLibrary();
+  // The phrase index's texts (the KJV beside the default WEB), read before the server listens, not in
+  // one piece when search attaches with requests waiting.
+  phraseTranslations(bibles);
   // Study data (lexicon, tags, commentaries, topics) is read on first use: start-up pays nothing for it.
   // The process-wide library, so the agent's study tools (which fall back to it) share what is read.
   const study = sharedStudyLibrary();

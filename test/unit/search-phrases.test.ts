@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
-import { PhraseIndex, phraseWords } from "../../src/scripture/search/phrases.js";
+import { BUILD_CHECK_VERSES, BUILD_STEP_MS, PhraseIndex, phraseWords } from "../../src/scripture/search/phrases.js";
+import { phraseTranslations } from "../../src/scripture/search/search.js";
 
 /** The phrase index over the real KJV, WEB and RV1909, as the service builds it. */
 let index: PhraseIndex;
@@ -62,5 +63,48 @@ describe("the phrase index (words people remember)", () => {
 
   it("folds case, accents, apostrophes and a final plural or possessive s alike on both sides", () => {
     expect(phraseWords("The LORD's lords, Moisés; Jesus’ less")).toEqual(["the", "lord", "lord", "moise", "jesus", "less"]);
+  });
+});
+
+describe("the phrase index built in steps (as the service builds it, between requests)", () => {
+  const library = loadBibleLibrary();
+  const bibles = [library.get("eng-kjv")!, library.get("eng-web")!];
+  const books = new Set(["1SA", "2CH", "PSA", "PHP"]);
+  const queries = ["the battle is the LORD's", "the battle is Yahweh's", "be still", "i can do all things", "thy word is a lamp unto my feet"];
+
+  it("when every step runs out of time, then the build yields in each of its three passes over the verses and builds the same index", async () => {
+    const whole = new PhraseIndex(bibles, books);
+    // A clock that is past the step's budget whenever it is read.
+    let now = 0;
+    let yields = 0;
+    const stepped = await PhraseIndex.buildYielding(bibles, books, {
+      clock: () => (now += BUILD_STEP_MS),
+      yielded: async () => void yields++,
+    });
+    expect(stepped.verses).toBe(whole.verses);
+    expect(stepped.verses).toBeGreaterThan(3000);
+    // Scanning, counting and filing the pairs each yield every BUILD_CHECK_VERSES verses; the last
+    // pass also converts the words, so nothing after it runs as one long piece.
+    expect(yields).toBeGreaterThanOrEqual(3 * Math.floor(whole.verses / BUILD_CHECK_VERSES) - 3);
+    for (const q of queries) expect(stepped.match(q)).toEqual(whole.match(q));
+  });
+
+  it("when no step runs out of time, then it does not yield at all and builds the same index", async () => {
+    let yields = 0;
+    const stepped = await PhraseIndex.buildYielding(bibles, books, { clock: () => 0, yielded: async () => void yields++ });
+    expect(yields).toBe(0);
+    const whole = new PhraseIndex(bibles, books);
+    for (const q of queries) expect(stepped.match(q)).toEqual(whole.match(q));
+  });
+});
+
+describe("the translations the phrase index reads", () => {
+  it("reads the English ones only, so building the services reads them before the server listens and never the Spanish text", () => {
+    const real = loadBibleLibrary();
+    const read: string[] = [];
+    const library = { ids: () => real.ids(), get: (id: string) => (read.push(id), real.get(id)) };
+    const bibles = phraseTranslations(library);
+    expect(bibles.map((b) => b.id).sort()).toEqual(["eng-kjv", "eng-web"]);
+    expect(read.sort()).toEqual(["eng-kjv", "eng-web"]);
   });
 });

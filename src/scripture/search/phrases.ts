@@ -5,7 +5,7 @@
  * ("i can do all things") that the keyword index drops as stopwords. Here every word counts: a verse
  * matches by the longest run of the query's words it holds in order.
  *
- * Layout (compact, built in steps once the index attaches: about 1 s of CPU and 21 MB for three Bibles): words
+ * Layout (compact, built in steps once the index attaches: about 1 s of CPU and 14 MB for the English Bibles): words
  * are hashes (no vocabulary of strings to build), each verse's word hashes sit in one Uint32Array,
  * and every adjacent pair of every verse is filed by a 32-bit pair hash in 2^19 buckets (a counting sort,
  * not a comparison sort), so the verses holding a pair are one bucket scan away. A hash collision can
@@ -113,14 +113,27 @@ interface PhraseData {
   pairVerse: Uint32Array;
 }
 
-/** Verses scanned or sorted between two yields of an incremental build: a few milliseconds of work. */
-const VERSES_PER_STEP = 4000;
+/**
+ * How long the incremental build may hold the event loop between two yields, in ms: a request that
+ * arrives meanwhile waits at most about this long. The budget is of time, not of work: a step of 4,000
+ * verses, and the index's word array converted in one pass at the end, held a fresh service's loop for
+ * 186-622 ms under load (the first requests after a start waited for it).
+ */
+export const BUILD_STEP_MS = 4;
+/** Verses between two looks at the clock (a verse is a few microseconds of work). */
+export const BUILD_CHECK_VERSES = 32;
 
 /**
- * The build as steps: it yields every VERSES_PER_STEP verses, so the service can build the index
- * between requests (PhraseIndex.buildYielding) instead of stalling them all for the second it takes.
+ * The build as steps: it yields once BUILD_STEP_MS have passed since the last yield (checked every
+ * BUILD_CHECK_VERSES verses, in every pass), so the service can build the index between requests
+ * (PhraseIndex.buildYielding) instead of stalling them all for the second it takes. `clock` is for tests.
  */
-function* buildSteps(bibles: readonly Bible[], books?: ReadonlySet<string>): Generator<void, PhraseData> {
+function* buildSteps(bibles: readonly Bible[], books?: ReadonlySet<string>, clock: () => number = () => performance.now()): Generator<void, PhraseData> {
+  let due = clock() + BUILD_STEP_MS;
+  let ticks = 0;
+  // Whether this step has had its time: then the build yields, and the next step starts its own.
+  const tired = () => ++ticks % BUILD_CHECK_VERSES === 0 && clock() >= due;
+  const rested = () => void (due = clock() + BUILD_STEP_MS);
   const words: Hashes = { buf: new Uint32Array(1 << 20), n: 0 };
   const offsets: number[] = [0];
   const place: number[] = [];
@@ -136,7 +149,10 @@ function* buildSteps(bibles: readonly Bible[], books?: ReadonlySet<string>): Gen
           offsets.push(words.n);
           place.push((bookIndex << 24) | (c << 12) | v.verse);
           bible.push(bi);
-          if (place.length % VERSES_PER_STEP === 0) yield;
+          if (tired()) {
+      yield;
+      rested();
+    }
         }
       }
     }
@@ -149,24 +165,34 @@ function* buildSteps(bibles: readonly Bible[], books?: ReadonlySet<string>): Gen
   const count = new Uint32Array((1 << BUCKET_BITS) + 1);
   for (let v = 0; v < verses; v++) {
     for (let k = off[v]!; k + 1 < off[v + 1]!; k++) count[(hashPair(full[k]!, full[k + 1]!) >>> (32 - BUCKET_BITS)) + 1]!++;
-    if (v % VERSES_PER_STEP === VERSES_PER_STEP - 1) yield;
+    if (tired()) {
+      yield;
+      rested();
+    }
   }
   for (let k = 1; k < count.length; k++) count[k]! += count[k - 1]!;
   const bucketStart = count.slice();
   const total = count[count.length - 1]!;
   const pairHash = new Uint16Array(total);
   const pairVerse = new Uint32Array(total);
+  // The words kept as their hashes' low 16 bits, converted in the same pass (not in one go at the end).
+  const short = new Uint16Array(words.n);
   for (let v = 0; v < verses; v++) {
-    for (let k = off[v]!; k + 1 < off[v + 1]!; k++) {
+    for (let k = off[v]!; k < off[v + 1]!; k++) {
+      short[k] = full[k]! & 0xffff;
+      if (k + 1 === off[v + 1]!) break;
       const h = hashPair(full[k]!, full[k + 1]!);
       const at = count[h >>> (32 - BUCKET_BITS)]!++;
       pairHash[at] = h & 0xffff;
       pairVerse[at] = v;
     }
-    if (v % VERSES_PER_STEP === VERSES_PER_STEP - 1) yield;
+    if (tired()) {
+      yield;
+      rested();
+    }
   }
   return {
-    words: Uint16Array.from(full, (h) => h & 0xffff),
+    words: short,
     offsets: off,
     place: Uint32Array.from(place),
     bible: Uint8Array.from(bible),
@@ -216,14 +242,20 @@ export class PhraseIndex {
   }
 
   /**
-   * Built in steps of a few milliseconds with the event loop free between them: the whole build is about
-   * a second of CPU for three Bibles, which at once would hold every request the service is answering.
+   * Built in steps of BUILD_STEP_MS with the event loop free between them: the whole build is about a
+   * second of CPU for the English Bibles, which at once would hold every request the service is answering.
    */
-  static async buildYielding(bibles: readonly Bible[], books?: ReadonlySet<string>): Promise<PhraseIndex> {
-    const steps = buildSteps(bibles, books);
+  static async buildYielding(
+    bibles: readonly Bible[],
+    books?: ReadonlySet<string>,
+    /** Tests: a clock, and what a yield does (by default the event loop's next turn). */
+    test: { clock?: () => number; yielded?: () => Promise<void> } = {},
+  ): Promise<PhraseIndex> {
+    const steps = buildSteps(bibles, books, test.clock);
+    const yielded = test.yielded ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
     let step = steps.next();
     while (!step.done) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await yielded();
       step = steps.next();
     }
     return new PhraseIndex(step.value);

@@ -1,7 +1,7 @@
 import { bookById, type Testament } from "../books.js";
 import type { Bible, BibleLibrary, ChapterText } from "../corpus.js";
 import { readerUrl } from "../links.js";
-import { DEFAULT_TRANSLATION_ID } from "../translations.js";
+import { DEFAULT_TRANSLATION_ID, findTranslation } from "../translations.js";
 import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
 import type { Passage } from "./types.js";
@@ -100,6 +100,17 @@ const PHRASE_LANGUAGE = "en";
 /** The Spanish text parallel to eng-web, whose names are aligned with the WEB's (names.ts). */
 const SPANISH_PARALLEL = "spa-rv1909";
 
+/**
+ * The translations the phrase index reads, read now if they were not yet. buildServices calls it before
+ * the server listens, so search attaching later does not read the KJV (about 130 ms at once) while
+ * requests wait. Only these are read: a shipped translation's language is known without reading it
+ * (reading the RV1909 only to leave it out held the loop about 100 ms more).
+ */
+export function phraseTranslations(library: BibleLibrary): Bible[] {
+  const ids = library.ids().filter((id) => (findTranslation(id)?.language ?? PHRASE_LANGUAGE).startsWith(PHRASE_LANGUAGE));
+  return ids.flatMap((id) => library.get(id) ?? []).filter((b) => b.language.startsWith(PHRASE_LANGUAGE));
+}
+
 /** Dense candidates per query: enough that fusion can lift a keyword-weak window; measured in docs/search.md. */
 const DENSE_CANDIDATES = 64;
 
@@ -142,7 +153,7 @@ export class ScriptureSearch {
     // Built in steps between requests (a second of CPU at once would stall them all); until it is
     // ready, a remembered line is matched by the other signals alone.
     this.phrases = undefined;
-    const built = PhraseIndex.buildYielding(this.library.ids().flatMap((id) => this.library.get(id) ?? []).filter((b) => b.language.startsWith(PHRASE_LANGUAGE)), books);
+    const built = PhraseIndex.buildYielding(phraseTranslations(this.library), books);
     this.phrasesReady = built.then((phrases) => {
       if (this.index === index) this.phrases = phrases;
     });
