@@ -6,10 +6,15 @@
  * (Buffer.byteLength, then the write): ~0.1 ms of a search at concurrency 1 (docs/search.md, "Speed").
  */
 
-/** Cache budget in bytes of encoded text; the oldest entries make room. All three Bibles' chapters would be ~15 MB. */
-export const TEXT_CACHE_BYTES = 8 * 1024 * 1024;
+/**
+ * Cache budget in bytes, counting each entry's key (the chapter text, two bytes a character at worst) and
+ * its encoded bytes; the least recently used entries make room. About 300 chapters of ~4,000 characters.
+ * At 8 MB of encoded text (keys not counted) the service's peak RSS under 4,000 searches at concurrency
+ * 16 rose 21-27 MB (docs/search.md, "Speed").
+ */
+export const TEXT_CACHE_BYTES = 4 * 1024 * 1024;
 
-/** A chapter longer than this (encoded) is encoded per response, not cached. */
+/** A chapter costing more than this (key and encoded) is encoded per response, not cached. */
 const LARGEST_CACHED = 256 * 1024;
 
 const cache = new Map<string, Buffer>();
@@ -20,6 +25,9 @@ export function textCacheSize(): { entries: number; bytes: number } {
   return { entries: cache.size, bytes: cachedBytes };
 }
 
+/** What an entry holds: its key string (two bytes a character at worst) and its bytes. */
+const entryBytes = (text: string, encoded: Buffer) => 2 * text.length + encoded.length;
+
 function encodedText(text: string): Buffer {
   const hit = cache.get(text);
   if (hit !== undefined) {
@@ -29,14 +37,15 @@ function encodedText(text: string): Buffer {
     return hit;
   }
   const encoded = Buffer.from(JSON.stringify(text), "utf8");
-  if (encoded.length > LARGEST_CACHED) return encoded;
-  while (cache.size > 0 && cachedBytes + encoded.length > TEXT_CACHE_BYTES) {
+  const cost = entryBytes(text, encoded);
+  if (cost > LARGEST_CACHED) return encoded;
+  while (cache.size > 0 && cachedBytes + cost > TEXT_CACHE_BYTES) {
     const oldest = cache.keys().next().value as string;
-    cachedBytes -= cache.get(oldest)!.length;
+    cachedBytes -= entryBytes(oldest, cache.get(oldest)!);
     cache.delete(oldest);
   }
   cache.set(text, encoded);
-  cachedBytes += encoded.length;
+  cachedBytes += cost;
   return encoded;
 }
 
