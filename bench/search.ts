@@ -1,9 +1,12 @@
 /**
- * Search speed beside its two floors, measured in one run over the eval queries (varied, so no cache
+ * Search speed beside its floors, measured in one run over the eval queries (varied, so no cache
  * can stand in for the search): GET /healthz (HTTP floor) and a raw Chroma query on the same
- * collection from the same client (vector-store floor: the same vectors, nResults and include as the
- * service's query, through the chromadb client the service uses). Also first ingest (fresh temp
- * DATA_DIR) and warm start-to-ready (DATA_DIR's index).
+ * collection with the same vectors, nResults and include as the service's query (vector-store floor),
+ * sent two ways: through the chromadb client's collection.query (the official client; the floor this
+ * bench has always used) and as a bare HTTP POST to Chroma's query endpoint over a kept-alive node:http
+ * connection (Chroma's own time with the least client work: the transport the service itself uses
+ * since it left the chromadb client's fetch). Search ratios are given against both. Also first
+ * ingest (fresh temp DATA_DIR) and warm start-to-ready (DATA_DIR's index).
  *
  * Beside latency it prints what load on a shared machine does not distort: CPU per request of this
  * process (client and service together: they share it) and of the embedded Chroma process, and the
@@ -20,6 +23,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import express from "express";
 import { createApp } from "../src/app.js";
+import { connectChroma } from "../src/chroma/connection.js";
 import { loadConfig } from "../src/config.js";
 import { searchRouter } from "../src/http/search/route.js";
 import { createLogger } from "../src/logger.js";
@@ -59,6 +63,14 @@ async function firstIngest(): Promise<number> {
 /** A load result with the CPU it cost: this process (client + service) and the Chroma process, ms per request. */
 type Measured = LoadResult & { cpu: number; chromaCpu?: number };
 
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
 /** CPU seconds of a process so far (utime + stime from /proc), or undefined off Linux. */
 function processCpu(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
@@ -96,26 +108,23 @@ function row(name: string, r: LoadResult & { cpu?: number; chromaCpu?: number },
  * its own latencies: drift of the machine or of Chroma between two blocks minutes apart cannot favour
  * either. Only at concurrency 1: at 16 the two would queue behind each other's work in this process.
  */
-async function interleaved(requests: number, floorCall: (i: number) => Promise<boolean>, searchCall: (i: number) => Promise<boolean>) {
-  for (let i = 0; i < 50; i++) await floorCall(i + 1_000_000), await searchCall(i + 1_000_000);
-  const floor: number[] = [];
-  const search: number[] = [];
+async function interleaved(requests: number, calls: ((i: number) => Promise<boolean>)[]): Promise<LoadResult[]> {
+  for (let i = 0; i < 50; i++) for (const call of calls) await call(i + 1_000_000);
+  const lat: number[][] = calls.map(() => []);
   let errors = 0;
   const started = performance.now();
   for (let i = 0; i < requests; i++) {
-    let t = performance.now();
-    if (!(await floorCall(i).catch(() => false))) errors++;
-    floor.push(performance.now() - t);
-    t = performance.now();
-    if (!(await searchCall(i).catch(() => false))) errors++;
-    search.push(performance.now() - t);
+    for (const [k, call] of calls.entries()) {
+      const t = performance.now();
+      if (!(await call(i).catch(() => false))) errors++;
+      lat[k]!.push(performance.now() - t);
+    }
   }
   const seconds = (performance.now() - started) / 1000;
-  const result = (lat: number[]): LoadResult => {
-    lat.sort((a, b) => a - b);
-    return { n: lat.length, p50: percentile(lat, 50), p99: percentile(lat, 99), mean: lat.reduce((a, b) => a + b, 0) / lat.length, errors, rps: lat.length / seconds };
-  };
-  return { floor: result(floor), search: result(search) };
+  return lat.map((l): LoadResult => {
+    l.sort((a, b) => a - b);
+    return { n: l.length, p50: percentile(l, 50), p99: percentile(l, 99), mean: l.reduce((a, b) => a + b, 0) / l.length, errors, rps: l.length / seconds };
+  });
 }
 
 // Bench only: answers with a search response recorded earlier in the run, through the same app and
@@ -183,6 +192,13 @@ async function main() {
     await collection.query({ queryEmbeddings: [Array.from(vectors[i % vectors.length]!)], nResults: 64, include: ["distances"], ...(where ? { where } : {}) });
     return true;
   };
+  // The same query as a bare POST (the body collection.query sends), on a connection of its own.
+  const bare = connectChroma(chromaUrl.origin);
+  const queryPath = `/api/v2/tenants/${encodeURIComponent(collection.tenant)}/databases/${encodeURIComponent(collection.database)}/collections/${collection.id}/query`;
+  const rawHttp = async (i: number) => {
+    const res = (await bare.postJson(queryPath, `{"include":["distances"],"n_results":64,"query_embeddings":[${JSON.stringify(Array.from(vectors[i % vectors.length]!))}]}`)) as { ids: string[][] };
+    return res.ids[0]!.length === 64;
+  };
   // The service's own Chroma call, timed inside the search (same wrapper for every phase; read per phase).
   let inSearch: number[] = [];
   const storeQuery = index.store.query.bind(index.store);
@@ -195,6 +211,7 @@ async function main() {
     }
   };
   const chromaPid = svc.embedded()?.pid();
+  const restingRss = process.memoryUsage().rss;
   const search = (i: number) => http(`/v1/scripture/search?q=${q(i)}`);
 
   const lines: string[] = [];
@@ -215,21 +232,25 @@ async function main() {
     // before and just after the unfiltered search and ratios use the mean of the two; the costly `where`
     // reference runs last so its load does not precede the searches.
     const chromaBefore = await measured(chromaPid, () => runLoad(raw(), opts));
+    const httpBefore = await measured(chromaPid, () => runLoad(rawHttp, opts));
     inSearch = [];
     const unfiltered = await measured(chromaPid, () => runLoad(search, opts));
     const unfilteredChroma = inSearch;
+    const httpAfter = await measured(chromaPid, () => runLoad(rawHttp, opts));
     const chromaAfter = await measured(chromaPid, () => runLoad(raw(), opts));
     const testament = await measured(chromaPid, () => runLoad((i) => http(`/v1/scripture/search?q=${q(i)}&testament=${i % 2 ? "Old" : "New"}%20Testament`), opts));
     const book = await measured(chromaPid, () => runLoad((i) => http(`/v1/scripture/search?q=${q(i)}&book=${BOOKS[i % BOOKS.length]}`), opts));
     const chromaWhere = await measured(chromaPid, () => runLoad(raw({ testament: "OT" }), { ...opts, requests: Math.min(n, 300) }));
     const mean = (a: number, b: number) => (a + b) / 2;
-    const chroma: Measured = {
-      ...chromaBefore,
-      p50: mean(chromaBefore.p50, chromaAfter.p50),
-      p99: mean(chromaBefore.p99, chromaAfter.p99),
-      cpu: mean(chromaBefore.cpu, chromaAfter.cpu),
-      ...(chromaBefore.chromaCpu !== undefined && chromaAfter.chromaCpu !== undefined ? { chromaCpu: mean(chromaBefore.chromaCpu, chromaAfter.chromaCpu) } : {}),
-    };
+    const both = (before: Measured, after: Measured): Measured => ({
+      ...before,
+      p50: mean(before.p50, after.p50),
+      p99: mean(before.p99, after.p99),
+      cpu: mean(before.cpu, after.cpu),
+      ...(before.chromaCpu !== undefined && after.chromaCpu !== undefined ? { chromaCpu: mean(before.chromaCpu, after.chromaCpu) } : {}),
+    });
+    const chroma = both(chromaBefore, chromaAfter);
+    const chromaHttp = both(httpBefore, httpAfter);
     lines.push(
       `\nconcurrency ${concurrency} (${n} requests each; ms; cpu/req = this process, client and service together)`,
       ...header,
@@ -238,20 +259,26 @@ async function main() {
       row("raw Chroma query, 64 nn, before search", chromaBefore),
       row("raw Chroma query, 64 nn, after search", chromaAfter),
       row("vector floor (mean of the two)", chroma),
+      row("bare HTTP Chroma query, before search", httpBefore),
+      row("bare HTTP Chroma query, after search", httpAfter),
+      row("bare HTTP floor (mean of the two)", chromaHttp),
       row("raw Chroma query + where testament", chromaWhere, chroma),
       row("search unfiltered", unfiltered, chroma),
+      row("search unfiltered vs bare HTTP floor", unfiltered, chromaHttp),
       inSearchRow("  its own Chroma query, inside the search", unfilteredChroma),
       row("search testament filter", testament, chroma),
       row("search book filter", book, chroma),
     );
     if (concurrency === 1) {
       inSearch = [];
-      const pair = await interleaved(n, raw(), search);
+      const [floorI, httpI, searchI] = await interleaved(n, [raw(), rawHttp, search]);
       lines.push(
-        `\nconcurrency 1, floor and search interleaved (${n} of each in one loop; ms)`,
+        `\nconcurrency 1, floors and search interleaved (${n} of each in one loop; ms)`,
         ...header,
-        row("vector floor, interleaved", pair.floor),
-        row("search unfiltered, interleaved", pair.search, pair.floor),
+        row("vector floor (chromadb client), interl.", floorI!),
+        row("bare HTTP floor, interleaved", httpI!),
+        row("search unfiltered, interleaved", searchI!, floorI),
+        row("search unfiltered vs bare HTTP floor", searchI!, httpI),
         inSearchRow("  its own Chroma query, inside the search", inSearch),
       );
     }
@@ -259,8 +286,17 @@ async function main() {
   console.log(lines.join("\n"));
   if (ingestMs !== undefined) console.log(`\nfirst ingest (fresh DATA_DIR, LSA train + embed + Chroma add): ${(ingestMs / 1000).toFixed(1)} s`);
   console.log(`warm start-to-ready (load 3 Bibles, start embedded Chroma, validate index, load vectors): ${(warmMs / 1000).toFixed(2)} s`);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  const chromaMem = (field: string) => {
+    const m = chromaPid === undefined ? null : /^(?:VmRSS|VmHWM):\s+(\d+) kB/m.exec(readFileSafe(`/proc/${chromaPid}/status`).split("\n").filter((l) => l.startsWith(field)).join("\n"));
+    return m ? mb(Number(m[1]) * 1024) : "n/a";
+  };
+  console.log(
+    `RSS of this process (service + bench client; an upper bound of the service's): ${mb(restingRss)} after warm start and the eval pass, ${mb(process.memoryUsage().rss)} at end, peak ${mb(process.resourceUsage().maxRSS * 1024)}; embedded Chroma process: ${chromaMem("VmRSS")} now, peak ${chromaMem("VmHWM")}`,
+  );
   console.log(`passages ${index.passages.length}, embedder ${index.embedder.id}, ${queries.length} distinct eval queries cycled (${evalQueries.length - queries.length} passage references left out)`);
   console.log(`load average at end: ${load()}`);
+  bare.close();
   await srv.close();
   await svc.stop();
 }

@@ -3,6 +3,7 @@ import { invalidRequest, serviceUnavailable } from "../../errors.js";
 import { SearchUnavailableError, type ScriptureSearch } from "../../scripture/search/search.js";
 import { translationIds } from "../../scripture/translations.js";
 import { route } from "../routes.js";
+import { searchResponseBody } from "./body.js";
 import { parseSearchRequest } from "./schema.js";
 
 type Searcher = Pick<ScriptureSearch, "search">;
@@ -19,7 +20,9 @@ export function searchRouter(search: Searcher, bibleIds: () => readonly string[]
     const { rawQuery, ...request } = parsed;
     try {
       const { results, type, lowConfidence } = await search.search(request);
-      res.json({ results, query: rawQuery, bible_id: request.bibleId, total: results.length, type, low_confidence: lowConfidence === true });
+      // What res.json would send, with the chapter texts' JSON cached (body.ts).
+      res.set("Content-Type", "application/json; charset=utf-8");
+      res.send(searchResponseBody({ results, query: rawQuery, bible_id: request.bibleId, total: results.length, type, low_confidence: lowConfidence === true }));
     } catch (err) {
       if (err instanceof SearchUnavailableError) throw serviceUnavailable(err.message, "search_unavailable");
       throw err;

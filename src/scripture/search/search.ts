@@ -350,7 +350,6 @@ export class ScriptureSearch {
   /** `named`: a passage title, a concept or a remembered line of the question matched (evidence beyond word overlap). */
   private async rank(index: SearchIndex, req: SearchRequest): Promise<{ ranked: RankedChapter[]; tokens: string[]; phrases: PhraseHit[]; named: boolean; gentle: boolean }> {
     const { ranges, filtered } = this.ranges(index, req);
-    const phrases = this.phraseHits(index, req, ranges);
     // A Spanish question's names become the English ones ("¿Quién era Rut?" -> Ruth) before its words are glossed.
     const spanish = looksSpanish(req.query);
     const english = glossSpanish(spanish && this.names ? glossNames(req.query, this.names) : req.query, spanish);
@@ -359,12 +358,18 @@ export class ScriptureSearch {
     // The concepts' own Bible words join the question for both signals ("temper" -> anger, wrath).
     let expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
     // A query of common words only that names scripture ("the bible") asks about scripture itself: the
-    // text calls it the word of God (its own word "Scripture" is a stopword, as in every question about it).
-    if (phrases.length === 0 && tokenize(expanded).length === 0 && namesScripture(expanded)) expanded = `${expanded} ${SCRIPTURE_ITSELF}`;
+    // text calls it the word of God (its own word "Scripture" is a stopword, as in every question about it),
+    // unless it is a remembered line. The remembered lines are looked up here only for such a query;
+    // for the others, once the Chroma request is out.
+    let phrases: PhraseHit[] | undefined;
+    if (tokenize(expanded).length === 0 && namesScripture(expanded) && (phrases = this.phraseHits(index, req, ranges)).length === 0) expanded = `${expanded} ${SCRIPTURE_ITSELF}`;
     const vector = await index.embedder.embedQuery(expanded);
-    // The Chroma request goes out first so the keyword and title work overlaps its round trip.
+    // The Chroma request goes out first, so the keyword, title and phrase work overlaps its round trip:
+    // the request is written to the socket on the next tick (node:http), so this waits for that tick.
     const pending = vector && !filtered ? this.denseFromChroma(index, vector) : undefined;
     pending?.catch(() => {}); // observed below; this only keeps a rejection during the sync work from being "unhandled"
+    if (pending) await new Promise<void>((resolve) => process.nextTick(resolve));
+    phrases ??= this.phraseHits(index, req, ranges);
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
     const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost)];

@@ -145,8 +145,11 @@ export class PassageStore {
       const c = this.collection ?? (await this.get());
       if (!c) throw new ChromaNotFoundError(`collection ${this.info.name} is missing`);
       this.collection = c;
-      const res = await c.query({ queryEmbeddings: [Array.from(vector)], nResults: n, include: ["distances"] });
-      const ids = res.ids[0] ?? [];
+      // Chroma's query endpoint with the body the chromadb client's collection.query sends for these
+      // arguments (the same vector, n and include), through the connection's lean POST.
+      const body = `{"include":["distances"],"n_results":${n},"query_embeddings":[${JSON.stringify(Array.from(vector))}]}`;
+      const res = (await this.conn.postJson(`/api/v2/tenants/${encodeURIComponent(c.tenant)}/databases/${encodeURIComponent(c.database)}/collections/${c.id}/query`, body)) as { ids?: string[][]; distances?: (number | null)[][] };
+      const ids = res.ids?.[0] ?? [];
       const distances = res.distances?.[0] ?? [];
       return ids.map((id, k) => ({ id, score: 1 - (distances[k] ?? 1) }));
     } catch (err) {
