@@ -107,6 +107,21 @@ async function main() {
       const flag = wall > 1000 || worst > 250 ? "  <-- over" : "";
       console.log(attack.name.padEnd(52), String(res.status).padEnd(6), wall.toFixed(0).padStart(7), worst.toFixed(0).padStart(14), flag);
     }
+    // Past KEY_REFUSALS_PER_MINUTE (default 10) refused keys from this address, a chat is refused before any work.
+    const johns = ATTACKS.find((a) => a.name.includes("John 3"))!;
+    for (let i = 0; i < 12; i++) {
+      await sleep(100);
+      worst = 0;
+      const t0 = performance.now();
+      const res = await fetch(`${service.url}${johns.path}`, { method: "POST", body: johns.body, headers: johns.headers ?? json });
+      await res.arrayBuffer();
+      const wall = performance.now() - t0;
+      await sleep(60);
+      if (res.status !== 429) continue;
+      console.log("chat, refused key, past KEY_REFUSALS_PER_MINUTE".padEnd(52), String(res.status).padEnd(6), wall.toFixed(0).padStart(7), worst.toFixed(0).padStart(14));
+      break;
+    }
+    console.log(`load ${loadAverage()}`);
   } finally {
     polling = false;
     await poller;

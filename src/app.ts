@@ -9,7 +9,7 @@ import { httpMetrics, metricsRouter } from "./http/metrics/route.js";
 import type { Metrics } from "./metrics.js";
 import { cors, requestContext } from "./http/middleware.js";
 import { keyRedactor } from "./http/key-redaction.js";
-import { rateLimit, type RateLimitCounter } from "./http/rate-limit.js";
+import { keyRefusalLimit, memoryCounter, rateLimit, type RateLimitCounter } from "./http/rate-limit.js";
 import { jsonBody } from "./http/routes.js";
 
 export interface AppDeps {
@@ -25,7 +25,7 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Answers a browser's request for a page no route serves (the pages' HTML 404); others get the JSON 404. */
   notFoundPage?: RequestHandler;
-  /** Where the key-less limit counts (shared by replicas with RATE_LIMIT_REDIS_URL); this process's memory by default. */
+  /** Where the key-less limit and the key refusals count (shared by replicas with RATE_LIMIT_REDIS_URL); this process's memory by default. */
   rateLimitCounter?: RateLimitCounter;
 }
 
@@ -55,16 +55,17 @@ export function createApp(deps: AppDeps) {
       error: { message: "The service is shutting down; retry shortly.", type: "server_error", code: "service_unavailable", param: null },
     });
   });
-  if (deps.config.rateLimitPerMinute > 0) {
-    // Key-less endpoints only: chat (completions and responses) is paid for by each caller's own provider key.
-    const paidByCaller = (path: string) => path.startsWith("/v1/chat/") || path === "/v1/responses";
-    app.use(
-      rateLimit({
-        perMinute: deps.config.rateLimitPerMinute,
-        skip: (req) => paidByCaller(req.path.toLowerCase()),
-        ...(deps.rateLimitCounter ? { counter: deps.rateLimitCounter } : {}),
-      }),
-    );
+  // Chat (completions and responses) is paid for by each caller's own provider key: outside the key-less
+  // limit, but a client whose keys the provider keeps refusing is stopped before any work.
+  const paidByCaller = (path: string) => path.startsWith("/v1/chat/") || path === "/v1/responses";
+  const { rateLimitPerMinute, keyRefusalsPerMinute } = deps.config;
+  const counter = rateLimitPerMinute > 0 || keyRefusalsPerMinute > 0 ? (deps.rateLimitCounter ?? memoryCounter()) : undefined;
+  if (counter && keyRefusalsPerMinute > 0) {
+    const refusals = keyRefusalLimit({ perMinute: keyRefusalsPerMinute, counter });
+    app.use((req, res, next) => (req.method === "POST" && paidByCaller(req.path.toLowerCase()) ? refusals(req, res, next) : next()));
+  }
+  if (counter && rateLimitPerMinute > 0) {
+    app.use(rateLimit({ perMinute: rateLimitPerMinute, skip: (req) => paidByCaller(req.path.toLowerCase()), counter }));
   }
   app.use(listingsRouter(deps.listings));
   for (const router of deps.routers) app.use(router);

@@ -96,6 +96,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: intFrom(0, 0, 1_000_000),
   // Shares the key-less limit's counts between replicas; unset counts in each process.
   RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  // Chats whose key the provider refused, per client a minute, before its chats get 429 (0 = off; docs/reliability.md).
+  KEY_REFUSALS_PER_MINUTE: intFrom(10, 0, 1_000_000),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 0, 600_000),
   // The most one chat request may take, start to end, streamed or not (docs/reliability.md).
   REQUEST_DEADLINE_MS: intFrom(180_000, 1_000, 3_600_000),
@@ -137,6 +139,11 @@ export type Config = {
   rateLimitPerMinute: number;
   /** RATE_LIMIT_REDIS_URL: the Redis that counts for every replica; unset, each process counts its own. */
   rateLimitRedisUrl: string | undefined;
+  /**
+   * KEY_REFUSALS_PER_MINUTE: once a client's chats had this many keys refused by the provider in the
+   * rate limit's window, its further chats get 429 before any work until the window passes; 0 = off.
+   */
+  keyRefusalsPerMinute: number;
   shutdownTimeoutMs: number;
   /** REQUEST_DEADLINE_MS: one chat request's whole time; past it the caller gets a request_timeout error. */
   requestDeadlineMs: number;
@@ -248,6 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins: e.CORS_ORIGINS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     rateLimitRedisUrl: e.RATE_LIMIT_REDIS_URL,
+    keyRefusalsPerMinute: e.KEY_REFUSALS_PER_MINUTE,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     requestDeadlineMs: e.REQUEST_DEADLINE_MS,
     trustProxy: e.TRUST_PROXY,

@@ -100,8 +100,8 @@ export function buildServices(
   ];
 
   const sharedLimit =
-    config.rateLimitPerMinute > 0 && config.rateLimitRedisUrl
-      ? redisCounter({ url: config.rateLimitRedisUrl, perMinute: config.rateLimitPerMinute, logger: logger.child({ component: "rate-limit" }) })
+    (config.rateLimitPerMinute > 0 || config.keyRefusalsPerMinute > 0) && config.rateLimitRedisUrl
+      ? redisCounter({ url: config.rateLimitRedisUrl, perMinute: Math.max(1, config.rateLimitPerMinute), logger: logger.child({ component: "rate-limit" }) })
       : undefined;
 
   const app: AppDeps = {

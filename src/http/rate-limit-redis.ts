@@ -43,6 +43,14 @@ export function redisCounter(options: { url: string; perMinute: number; logger: 
         throw rejected;
       }
     },
+    async peek(client) {
+      try {
+        const r = await limiter.get(client);
+        return r ? result(r) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     async close() {
       client.disconnect();
     },

@@ -5,6 +5,8 @@ import { AppError } from "../errors.js";
 export interface RateLimitCounter {
   /** Adds `points` (1 a request; an MCP batch's further calls) and returns the window's count so far. */
   hit(client: string, points?: number): Promise<{ count: number; resetMs: number }> | { count: number; resetMs: number };
+  /** The window's count so far without adding to it (undefined: nothing counted yet); stores nothing. */
+  peek(client: string): Promise<{ count: number; resetMs: number } | undefined> | { count: number; resetMs: number } | undefined;
 }
 
 export interface RateLimitOptions {
@@ -42,8 +44,19 @@ export function memoryCounter(options: { maxClients?: number; now?: () => number
       counts.set(client, count);
       return { count, resetMs: (current + 1) * WINDOW_MS - t };
     },
+    peek(client) {
+      const t = now();
+      const current = Math.floor(t / WINDOW_MS);
+      const count = current === window ? counts.get(client) : undefined;
+      return count === undefined ? undefined : { count, resetMs: (current + 1) * WINDOW_MS - t };
+    },
   };
 }
+
+/** Who a request comes from, for every limit here: `req.ip`, which honours TRUST_PROXY. */
+export const clientOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? "unknown";
+
+const retryAfterOf = (resetMs: number) => Math.max(1, Math.ceil(resetMs / 1000));
 
 /** What a request charged for several calls (an MCP batch) learns: the limit's error when over, else undefined. */
 export type ChargeRateLimit = (extra: number) => Promise<AppError | undefined>;
@@ -58,9 +71,9 @@ export function rateLimit(options: RateLimitOptions) {
   const counter = options.counter ?? memoryCounter({ ...(options.maxClients ? { maxClients: options.maxClients } : {}), ...(options.now ? { now: options.now } : {}) });
   return (req: Request, res: Response, next: NextFunction) => {
     if (options.skip?.(req)) return next();
-    const ip = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    const ip = clientOf(req);
     const limited = (resetMs: number) => {
-      const retryAfter = Math.max(1, Math.ceil(resetMs / 1000));
+      const retryAfter = retryAfterOf(resetMs);
       return new AppError({
         status: 429,
         type: "invalid_request_error",
@@ -80,5 +93,58 @@ export function rateLimit(options: RateLimitOptions) {
     const out = counter.hit(ip, 1);
     if (out instanceof Promise) out.then(apply, next);
     else apply(out);
+  };
+}
+
+/** What the chat handler calls when the provider refused the request's key (HTTP 401/403). */
+export type CountKeyRefusal = () => void;
+
+/** The refusals' counts live in the rate limit's counter, under their own client keys. */
+const REFUSALS = "key-refused:";
+
+/**
+ * Chat costs tens of ms of CPU (preflight rules, care check, prefetched search) before the provider
+ * answers, and chat is outside the key-less limit: a client sending keys the provider refuses could make
+ * the service do that work without end. Each refusal is counted against the client (`clientOf`, in the
+ * rate limit's counter: this process's memory or the replicas' Redis); once a client has `perMinute` in
+ * the window, its chats get 429 `rate_limited` with Retry-After before any work, until the window passes.
+ * A client whose key works is never counted. The handler reports a refusal through
+ * `res.locals.countKeyRefusal`.
+ */
+export function keyRefusalLimit(options: { perMinute: number; counter: RateLimitCounter }) {
+  const { perMinute, counter } = options;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const client = REFUSALS + clientOf(req);
+    const count: CountKeyRefusal = () => {
+      // A counter that fails (Redis away and no insurance) must not turn a 401 into another error.
+      try {
+        const out = counter.hit(client, 1);
+        if (out instanceof Promise) out.catch(() => undefined);
+      } catch {
+        /* not counted */
+      }
+    };
+    res.locals.countKeyRefusal = count;
+    const apply = (seen: { count: number; resetMs: number } | undefined) => {
+      if (!seen || seen.count < perMinute) return next();
+      const retryAfter = retryAfterOf(seen.resetMs);
+      next(
+        new AppError({
+          status: 429,
+          type: "invalid_request_error",
+          code: "rate_limited",
+          message: `Too many chats from this address had their API key refused by the model provider (at most ${perMinute} a minute). Check the key, then retry in ${retryAfter} s.`,
+          headers: { "Retry-After": String(retryAfter) },
+        }),
+      );
+    };
+    let seen: ReturnType<RateLimitCounter["peek"]>;
+    try {
+      seen = counter.peek(client);
+    } catch {
+      return next();
+    }
+    if (seen instanceof Promise) seen.then(apply, () => next());
+    else apply(seen);
   };
 }

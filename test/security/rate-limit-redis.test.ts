@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../src/chroma/embedded.js";
+import { reply } from "../fakes/index.js";
 import { startService, type RunningService } from "../helpers/service.js";
 
 // A real Redis server (Debian's redis-server; .ci/run installs it). Where there is none, these tests are
@@ -12,6 +13,7 @@ let redis: ChildProcess | undefined;
 let url: string;
 let port: number;
 const services: RunningService[] = [];
+const REFUSED = "sk-refused-across-replicas-2b7f01c9";
 
 async function startRedis() {
   const proc = spawn("setpriv", ["--pdeathsig", "SIGTERM", "--", "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
@@ -56,6 +58,29 @@ describe.skipIf(!hasRedis)(`key-less limits shared by replicas through Redis (RA
     expect(seen.slice(4).every((r) => r.status === 429)).toBe(true);
     expect(seen.map((r) => r.limit)).toEqual(Array(10).fill("4"));
     expect(seen.slice(0, 4).map((r) => r.remaining)).toEqual(["3", "2", "1", "0"]);
+  });
+
+  it("when two replicas share one Redis, then keys the provider refused on one count on the other (KEY_REFUSALS_PER_MINUTE, with the key-less limit off)", async () => {
+    const env = { KEY_REFUSALS_PER_MINUTE: "2", RATE_LIMIT_REDIS_URL: url };
+    const pair = await Promise.all([startService({ env }), startService({ env })]);
+    services.push(...pair);
+    const [c, d] = pair;
+    for (const s of pair) s.provider.on((r) => r.headers.authorization === `Bearer ${REFUSED}`, reply.error(401));
+    const chat = (s: RunningService) =>
+      fetch(`${s.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${REFUSED}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "What is grace?" }] }),
+      });
+    expect((await chat(c)).status).toBe(401);
+    expect((await chat(d)).status).toBe(401);
+    const before = c.provider.chatRequests.length;
+    const limited = await chat(c);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await limited.json()).toMatchObject({ error: { code: "rate_limited" } });
+    expect(c.provider.chatRequests.length).toBe(before);
+    expect((await chat(d)).status).toBe(429);
   });
 
   it("when Redis goes away, then the key-less endpoints keep answering (each replica counts alone) and nothing fails", async () => {

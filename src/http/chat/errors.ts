@@ -29,3 +29,6 @@ export function toHttpError<T>(err: T): AppError | T {
     ...(err.cause !== undefined ? { cause: err.cause } : {}),
   });
 }
+
+/** The provider refused the caller's key (its 401/403): not our own check of the key's shape, which names no provider's answer. */
+export const isKeyRefusal = (err: unknown): boolean => err instanceof ChatError && err.code === "invalid_api_key" && err.provider !== undefined;

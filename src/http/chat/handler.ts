@@ -5,7 +5,8 @@ import { AppError, toAppError } from "../../errors.js";
 import { endedError, RequestEnded, type InFlight } from "../in-flight.js";
 import { startSse } from "../sse.js";
 import { readRequestKey } from "./auth.js";
-import { toHttpError } from "./errors.js";
+import type { CountKeyRefusal } from "../rate-limit.js";
+import { isKeyRefusal, toHttpError } from "./errors.js";
 import { withoutKey } from "./redact.js";
 import type { ChatDefaults, ParsedChat } from "./request.js";
 import { chatFormat } from "./response.js";
@@ -97,6 +98,7 @@ async function stream<P extends ParsedChat>(req: Request, res: Response, deps: C
   } catch (err) {
     const ended = signal.reason instanceof RequestEnded ? signal.reason : undefined;
     if (!out || (signal.aborted && !ended)) throw err;
+    if (isKeyRefusal(err)) countRefusal(res);
     // The deadline or the shutdown ended an open stream: the caller still gets an error event and its end.
     const appErr = ended ? endedError(ended) : toAppError(toHttpError(withoutKey(err, ctx.apiKey)));
     res.locals.errorCode = appErr.code;
@@ -106,6 +108,9 @@ async function stream<P extends ParsedChat>(req: Request, res: Response, deps: C
     out.fail(appErr);
   }
 }
+
+/** The provider refused the caller's key: counted against the client (KEY_REFUSALS_PER_MINUTE, src/http/rate-limit.ts). */
+const countRefusal = (res: Response) => (res.locals.countKeyRefusal as CountKeyRefusal | undefined)?.();
 
 /** Chat Completions (POST /v1/chat/completions). */
 export function chatHandler(deps: ChatHandlerDeps): RequestHandler {
@@ -151,6 +156,7 @@ export function answerHandler<P extends ParsedChat>(deps: ChatHandlerDeps, forma
         req.log.debug(`${format.logName} aborted: client closed the connection`);
         return;
       }
+      if (isKeyRefusal(err)) countRefusal(res);
       next(toHttpError(withoutKey(err, apiKey)));
     } finally {
       ticket?.finish();

@@ -85,7 +85,7 @@ const ANSWER_ERRORS: ErrorCodes = {
   400: ["invalid_request", "invalid_parameter", "unsupported_parameter", "content_filter", "context_length_exceeded", "model_not_found", "upstream_invalid_request"],
   401: ["missing_api_key", "invalid_api_key"],
   413: ["request_too_large"],
-  429: ["conversation_limit_exceeded", "provider_rate_limited"],
+  429: ["conversation_limit_exceeded", "provider_rate_limited", "rate_limited"],
   ...SERVICE_ERRORS,
   500: ["internal_error", "agent_step_limit"],
   502: ["upstream_error"],

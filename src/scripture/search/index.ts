@@ -77,7 +77,7 @@ function specOf(e: EmbedderConfig): string {
 async function makeEmbedder(config: EmbedderConfig, corpus: PreparedCorpus, files: IndexFiles, train: boolean, log: IndexLogger): Promise<{ embedder: Embedder; lsa?: Buffer }> {
   if (config.kind === "openai") return { embedder: await openAiEmbedder(config) };
   const file = `lsa-${corpus.corpusHash}.bin`;
-  const saved = train ? undefined : files.readBuffer(file);
+  const saved = train ? undefined : await files.readBuffer(file);
   if (saved) return { embedder: lsaEmbedder(LsaModel.deserialize(saved)), lsa: saved };
   const started = Date.now();
   log.info({ passages: corpus.passages.length, dim: LSA.dim }, "search index: training LSA");
@@ -148,7 +148,7 @@ async function buildIndex(options: IndexOptions, corpus: PreparedCorpus, files: 
   const collection = collectionName(corpusHash, embedder.id);
   const vectorsFile = `${collection}.f32`;
   const store = new PassageStore(options.conn, { name: collection, embedderId: embedder.id, corpusHash, dim: embedder.dim, indexVersion: INDEX_VERSION });
-  let vectors = priorValid && prior.embedderId === embedder.id ? files.readVectors(vectorsFile) : undefined;
+  let vectors = priorValid && prior.embedderId === embedder.id ? await files.readVectors(vectorsFile) : undefined;
   if (vectors && vectors.length !== passages.length * embedder.dim) vectors = undefined;
 
   const built = await acquireCollection(store, passages.length, options, async (claim) => {
