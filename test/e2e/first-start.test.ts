@@ -82,18 +82,22 @@ describe("a first start on an empty DATA_DIR (the full production corpus: window
     dataDir = mkdtempSync(join(tmpdir(), "bc-first-start-"));
     const config = loadConfig({ OPENAI_BASE_URL: provider.baseURL, DATA_DIR: dataDir });
     const logs: string[] = [];
-    const logger = createLogger("info", new Writable({ write: (c, _e, cb) => (logs.push(String(c)), cb()) }));
+    // How many provider calls had arrived when search became ready (its state line is logged in the same
+    // synchronous step as it attaches, before `indexed`, which also waits for the remembered lines): a
+    // chat in flight then may search the ready index (as it should), so only the calls that arrived
+    // before are read as made while indexing.
+    let arrivedBeforeReady: number | undefined;
+    const noteLine = (line: string) => {
+      logs.push(line);
+      if (arrivedBeforeReady === undefined && line.includes('"msg":"scripture search state"') && line.includes('"state":"ready"'))
+        arrivedBeforeReady = provider?.chatRequests.length ?? 0;
+    };
+    const logger = createLogger("info", new Writable({ write: (c, _e, cb) => (noteLine(String(c)), cb()) }));
     // What runs before listening (prompts, corpus, reference parsers) is start-up, not a stall a caller sees.
     services = buildServices(config, logger);
     server = await listen(createApp(services.app));
     let ready = false;
-    // How many provider calls had arrived when the index became ready: a chat still in flight then may
-    // search the ready index (as it should), so only the calls that arrived before are read as "indexing".
-    let arrivedBeforeReady = 0;
-    const indexed = services.search.indexed.then(() => {
-      ready = true;
-      arrivedBeforeReady = provider?.chatRequests.length ?? 0;
-    });
+    const indexed = services.search.indexed.then(() => (ready = true));
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "sk-first-start-test", maxRetries: 0, timeout: 60_000 });
     const ask = () => client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: QUESTION }] });
 
@@ -104,6 +108,7 @@ describe("a first start on an empty DATA_DIR (the full production corpus: window
     const building = await traffic(server.url, ask, () => ready);
     await indexed;
     // While indexing the model was told search is not ready; from now on it reads the passages found.
+    expect(arrivedBeforeReady).toBeDefined();
     const lastWhileIndexing = agentCallOf(provider, arrivedBeforeReady);
     expect(lastWhileIndexing).toBeDefined();
     expect(searchResultSent(lastWhileIndexing)).not.toMatch(FOUND_PASSAGE);
