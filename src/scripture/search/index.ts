@@ -7,7 +7,7 @@ import { IndexFiles, type Manifest } from "./index-files.js";
 import { LsaModel } from "./lsa.js";
 import { PassageRanker } from "./ranker.js";
 import { ClaimLostError, PassageStore } from "./store.js";
-import type { ChapterSource, Passage } from "./types.js";
+import type { ChapterSource, WindowPlace } from "./types.js";
 import { DEFAULT_WINDOWS } from "./windows.js";
 
 export type { PreparedCorpus } from "./corpus-thread.js";
@@ -28,7 +28,8 @@ export interface IndexLogger {
 
 /** Everything a query needs, in memory, plus the Chroma collection the unfiltered path queries. */
 export interface SearchIndex {
-  passages: readonly Passage[];
+  /** The windows' places, in index order (their texts stay in the corpus worker: PreparedCorpus). */
+  passages: readonly WindowPlace[];
   ranker: PassageRanker;
   embedder: Embedder;
   /** passages.length x embedder.dim, the same vectors Chroma holds. */
@@ -188,7 +189,7 @@ async function buildIndex(options: IndexOptions, corpus: PreparedCorpus, files: 
   if (mode !== "warm" || !priorValid) files.writeManifest(manifest);
   log.info({ mode, ms: Date.now() - started, collection, passages: passages.length }, "search index ready");
   const positions = new Map(passages.map((p, i) => [p.id, i]));
-  return { passages, ranker, embedder, vectors, positions, store, manifest, mode };
+  return { passages: ranker.passages, ranker, embedder, vectors, positions, store, manifest, mode };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Bm25Index, type Bm25Data, type SparseScores } from "./bm25.js";
 import type { TitleMatch } from "./titles.js";
-import type { Passage } from "./types.js";
+import type { WindowPlace } from "./types.js";
 
 /** How the keyword and dense signals are combined; measured choices live in DEFAULT_FUSION. */
 export interface FusionOptions {
@@ -55,7 +55,7 @@ export class PassageRanker {
   private readonly chapterIndex = new Map<string, number>();
 
   constructor(
-    readonly passages: readonly Passage[],
+    readonly passages: readonly WindowPlace[],
     /** The windows' keyword tokens, or a keyword index already built from them (Bm25Index.toData). */
     tokens: readonly (readonly string[])[] | Bm25Data,
     /** Document lengths for BM25 when they differ from the token counts (concept tags do not count). */

@@ -4,7 +4,7 @@ import { readerUrl } from "../links.js";
 import { DEFAULT_TRANSLATION_ID, findTranslation } from "../translations.js";
 import { formatReference, parsePassageQuery } from "../references.js";
 import type { SearchIndex } from "./index.js";
-import type { Passage } from "./types.js";
+import type { WindowPlace } from "./types.js";
 import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
 import { CARE_AVOID, conceptVocabulary } from "./concepts.js";
 import type { TitleEntry, TitleMatch } from "./titles.js";
@@ -274,7 +274,7 @@ export class ScriptureSearch {
   }
 
   /** A window's verses that hold the most (idf-weighted) query terms, in verse order; none when no verse holds one. */
-  private versesHolding(p: Passage, idf: ReadonlyMap<string, number>): number[] {
+  private versesHolding(p: WindowPlace, idf: ReadonlyMap<string, number>): number[] {
     const terms = this.chapterTerms(p.book, p.chapter);
     if (!terms) return [];
     const score = new Map<number, number>();
@@ -299,7 +299,7 @@ export class ScriptureSearch {
     if (!r) {
       const n = index.passages.length;
       const common = this.commonEnd(index);
-      const run = (ok: (p: Passage, i: number) => boolean): (readonly [number, number])[] => {
+      const run = (ok: (p: WindowPlace, i: number) => boolean): (readonly [number, number])[] => {
         const out: [number, number][] = [];
         for (let i = 0; i < n; i++) {
           if (!ok(index.passages[i]!, i)) continue;

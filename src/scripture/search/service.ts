@@ -3,7 +3,7 @@ import { embeddedChromaPath, freePort, startEmbeddedChroma, type EmbeddedChroma 
 import type { BibleLibrary } from "../corpus.js";
 import { prepareReferences } from "../references.js";
 import { DEFAULT_TRANSLATION_ID } from "../translations.js";
-import { ensureIndex, prepareCorpus, restoreCollection, type EmbedderConfig, type SearchIndex } from "./index.js";
+import { ensureIndex, prepareCorpus, restoreCollection, type EmbedderConfig, type PreparedCorpus, type SearchIndex } from "./index.js";
 import { ScriptureSearch, type SearchMetrics } from "./search.js";
 import type { ChapterSource } from "./types.js";
 
@@ -140,7 +140,9 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     // Let the caller finish starting (the HTTP server listens) before a second of corpus work.
     await new Promise((resolve) => setImmediate(resolve));
     // The corpus work runs in a worker thread while Chroma boots; requests are answered meanwhile.
-    const prepared = await prepareCorpus(bible);
+    // `let`, dropped below: the closures made in this function live as long as the service and would keep
+    // it, and with it the windows' texts (about 17 MB the built index does not need).
+    let prepared: PreparedCorpus | undefined = await prepareCorpus(bible);
     releaseCorpus = prepared.release;
     if (stopped) await prepared.release();
     // Direct-passage detection parses every query; build its parsers now, not on the first request.
@@ -158,8 +160,9 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     });
     setState("indexing");
     const built = await retrying(() =>
-      ensureIndex({ bible, prepared, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log, ...lifecycle }),
-    ).finally(prepared.release);
+      ensureIndex({ bible, prepared: prepared!, conn: c, dataDir: options.dataDir, embedder: embedderConfig(options.embeddings), logger: log, ...lifecycle }),
+    ).finally(releaseCorpus);
+    prepared = undefined;
     index = built;
     // It just answered: search is ready now, not at the next heartbeat.
     c.markUp();

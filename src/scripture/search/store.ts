@@ -1,7 +1,7 @@
 import { ChromaNotFoundError, type Collection, type Metadata } from "chromadb";
 import type { HeldClaim } from "../../chroma/claim.js";
 import type { ChromaConnection } from "../../chroma/connection.js";
-import type { Passage } from "./types.js";
+import type { WindowPlace } from "./types.js";
 
 /**
  * Chroma's largest accepted batch is 5461 records. Smaller batches make progress visible, and each one's
@@ -78,7 +78,7 @@ export class PassageStore {
    * that died is nobody's (no replica uses an incomplete one), so it is cleared first. Upserts, so a
    * presumed-dead builder that wakes up and writes a batch more writes the same records.
    */
-  async build(passages: readonly Passage[], vectors: Float32Array, claim: HeldClaim, onProgress?: (done: number) => void) {
+  async build(passages: readonly WindowPlace[], vectors: Float32Array, claim: HeldClaim, onProgress?: (done: number) => void) {
     const dim = this.info.dim;
     const lost = async () => {
       if (!(await claim.stillHeld())) throw new ClaimLostError(`the build of ${this.info.name} was taken over by another replica`);
@@ -118,7 +118,7 @@ export class PassageStore {
   }
 
   /** The vectors another replica stored, in passage order: a replica that did not build needs them in memory. */
-  async readVectors(passages: readonly Passage[]): Promise<Float32Array> {
+  async readVectors(passages: readonly WindowPlace[]): Promise<Float32Array> {
     const c = this.collection ?? (await this.get());
     if (!c) throw new IndexMissingError(`collection ${this.info.name} is missing`);
     const dim = this.info.dim;
