@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { prepareCorpus } from "../../src/scripture/search/index.js";
+import { TermVerses } from "../../src/scripture/search/term-verses.js";
 import type { ChapterSource } from "../../src/scripture/search/types.js";
 
 const web = loadBibleLibrary({ ids: ["eng-web"] }).get("eng-web")!;
@@ -20,5 +21,28 @@ describe("what the running index keeps of each window", () => {
     } finally {
       await prepared.release();
     }
+  });
+});
+
+describe("TermVerses: a chapter's terms and the verses holding each, compact", () => {
+  it("gives back each term's verses in order, undefined for a term the chapter lacks, with one vocabulary across chapters", () => {
+    const vocabulary = new Map<string, number>();
+    const a = TermVerses.from(new Map([["love", [1, 3, 16]], ["world", [16]], ["light", [19, 20, 21]]]), vocabulary);
+    const b = TermVerses.from(new Map([["shepherd", [1]], ["love", [6]]]), vocabulary);
+    expect([...a.get("love")!]).toEqual([1, 3, 16]);
+    expect([...a.get("light")!]).toEqual([19, 20, 21]);
+    expect([...a.get("world")!]).toEqual([16]);
+    expect(a.get("shepherd")).toBeUndefined();
+    expect(a.get("unknown")).toBeUndefined();
+    expect([...b.get("love")!]).toEqual([6]);
+    expect([...b.get("shepherd")!]).toEqual([1]);
+    expect(vocabulary.size).toBe(4);
+  });
+
+  it("holds a chapter larger than 16-bit offsets allow", () => {
+    const lists = new Map(Array.from({ length: 700 }, (_, t) => [`t${t}`, Array.from({ length: 100 }, (_, v) => v + 1)] as const));
+    const big = TermVerses.from(lists, new Map());
+    expect([...big.get("t699")!]).toEqual(Array.from({ length: 100 }, (_, v) => v + 1));
+    expect(big.get("t0")!.length).toBe(100);
   });
 });

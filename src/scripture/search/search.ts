@@ -13,6 +13,7 @@ import { alignNames, glossNames, loadNames, type Names } from "./names.js";
 import { PhraseIndex, type PhraseHit } from "./phrases.js";
 import { tokenize, words } from "./tokenizer.js";
 import { bestTitles, conceptBoost, conceptsOf, relatedBoosts } from "./signals.js";
+import { TermVerses } from "./term-verses.js";
 import { dotRange, topK } from "./topk.js";
 
 export interface SearchRequest {
@@ -127,6 +128,8 @@ export class ScriptureSearch {
   phrasesReady: Promise<void> = Promise.resolve();
   private names: Names | undefined;
   private readonly chapterTermCache = new Map<string, ChapterTerms>();
+  /** The index terms of every cached chapter, as ids (term-verses.ts). */
+  private readonly termIds = new Map<string, number>();
   private readonly rangeCache = new Map<string, { ranges?: (readonly [number, number])[]; filtered: boolean }>();
   private common: number | undefined;
   private commonFor: SearchIndex | undefined;
@@ -442,8 +445,9 @@ export class ScriptureSearch {
   }
 
   /**
-   * Which verses of a ranking-Bible chapter hold each index term, computed on first use and kept (a few
-   * MB for the whole Bible): a highlight then costs a lookup per query term, not a test per verse and term.
+   * Which verses of a ranking-Bible chapter hold each index term, computed on first use and kept (about
+   * 3 MB for the whole Bible, term-verses.ts): a highlight then costs a lookup per query term, not a test
+   * per verse and term.
    */
   private chapterTerms(book: string, chapter: number): ChapterTerms | undefined {
     const key = `${book}.${chapter}`;
@@ -461,7 +465,7 @@ export class ScriptureSearch {
           else verses.set(t, [v.verse]);
         }
       }
-      cached = { verses, lastVerse: ch.verses.reduce((m, v) => Math.max(m, v.verse), 0), wounding };
+      cached = { verses: TermVerses.from(verses, this.termIds), lastVerse: ch.verses.reduce((m, v) => Math.max(m, v.verse), 0), wounding };
       this.chapterTermCache.set(key, cached);
     }
     return cached;
@@ -526,7 +530,7 @@ type Verse = { verse: number; text: string };
 
 /** A chapter's index terms and the verses (ascending) that hold each. */
 interface ChapterTerms {
-  verses: Map<string, number[]>;
+  verses: TermVerses;
   lastVerse: number;
   /** Verses that speak threat, violence or judgment (WOUNDING), never highlighted for a person in distress. */
   wounding: Set<number>;
