@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
-import { prepareCorpus } from "../../src/scripture/search/index.js";
+import { corpusPassages, prepareCorpus } from "../../src/scripture/search/index.js";
 import { TermVerses } from "../../src/scripture/search/term-verses.js";
 import type { ChapterSource } from "../../src/scripture/search/types.js";
 
@@ -8,16 +8,16 @@ const web = loadBibleLibrary({ ids: ["eng-web"] }).get("eng-web")!;
 const only = (books: string[]): ChapterSource => ({ chapter: (b, c) => (books.includes(b) ? web.chapter(b, c) : undefined) });
 
 describe("what the running index keeps of each window", () => {
-  it("the ranker (and so the built index) holds the windows' places, not their texts, which stay with the prepared corpus", async () => {
+  it("the prepared corpus and its ranker (so the built index) hold the windows' places; their texts stay in the worker until asked for", async () => {
+    const windows = corpusPassages(only(["RUT"]));
     const prepared = await prepareCorpus(only(["RUT"]));
     try {
-      expect(prepared.passages[0]!.text).toContain("judges judged");
-      expect(prepared.ranker.passages.length).toBe(prepared.passages.length);
-      prepared.ranker.passages.forEach((p, i) => {
-        const { text: _text, tags: _tags, ...place } = prepared.passages[i]!;
-        expect(p).toEqual(place);
-        expect(Object.keys(p)).not.toContain("text");
-      });
+      expect(prepared.ranker.passages).toBe(prepared.passages);
+      expect(prepared.passages).toEqual(windows.map(({ text: _text, tags: _tags, ...place }) => place));
+      for (const p of prepared.passages) expect(Object.keys(p)).not.toContain("text");
+      const texts = await prepared.texts();
+      expect(texts).toEqual(windows.map((w) => w.text));
+      expect(texts[0]).toContain("judges judged");
     } finally {
       await prepared.release();
     }

@@ -5,7 +5,7 @@ import { ALL_BOOKS, chapterCount } from "../books.js";
 import type { CorpusReply, CorpusRequest, CorpusWorkerInput, ChapterData } from "./corpus-worker.js";
 import { LsaModel, type LsaOptions } from "./lsa.js";
 import { PassageRanker } from "./ranker.js";
-import type { ChapterSource, Passage, WindowPlace } from "./types.js";
+import type { ChapterSource, WindowPlace } from "./types.js";
 
 /**
  * The corpus side of the index, built in a worker thread: passages, keyword ranker and corpus hash at
@@ -13,12 +13,14 @@ import type { ChapterSource, Passage, WindowPlace } from "./types.js";
  * `release()`, so training and embedding never send them across.
  */
 export interface PreparedCorpus {
-  /** With their texts, for building the index; the ranker (and so the built index) keeps only their places. */
-  passages: Passage[];
+  /** The windows' places (their texts stay in the worker: `texts()`). */
+  passages: WindowPlace[];
   ranker: PassageRanker;
   corpusHash: string;
   /** Trains LSA on the windows; the model and its serialized bytes (what the index file holds). */
   trainLsa(options: LsaOptions): Promise<{ model: LsaModel; bytes: Buffer }>;
+  /** The windows' texts, in passage order (embedding them with an endpoint). */
+  texts(): Promise<string[]>;
   /** The passages' vectors under a serialized model (LsaModel.serialize), passages.length x dim, row-major. */
   embedLsa(model: Uint8Array): Promise<Float32Array>;
   /** Ends the worker; idempotent. */
@@ -37,11 +39,6 @@ function startWorker(workerData: CorpusWorkerInput): Worker {
   const tsxApi = pathToFileURL(createRequire(SELF).resolve("tsx/esm/api")).href.replace(/\.cjs$/, ".mjs");
   const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY.href)}); });`;
   return new Worker(boot, { eval: true, workerData });
-}
-
-/** A window without its text and tags (fresh objects: the cloned ones keep their properties out of line). */
-function placeOf(p: Passage): WindowPlace {
-  return { id: p.id, book: p.book, chapter: p.chapter, verseStart: p.verseStart, verseEnd: p.verseEnd, testament: p.testament };
 }
 
 function chaptersOf(bible: ChapterSource): ChapterData[] {
@@ -114,15 +111,14 @@ export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string): P
       if (reply.type !== "prepared") throw new Error(`corpus worker answered ${reply.type} first`);
       return {
         passages: reply.passages,
-        // The ranker outlives the build, so it holds the windows' places only: their texts (about 17 MB of
-        // strings) are for embedding and are dropped with this corpus once the index is built.
-        ranker: Object.assign(new PassageRanker(reply.passages.map(placeOf), reply.bm25), { prior: reply.prior }),
+        ranker: Object.assign(new PassageRanker(reply.passages, reply.bm25), { prior: reply.prior }),
         corpusHash: reply.corpusHash,
         trainLsa: async (options) => {
           const { model } = await ask({ type: "train", options }, "trained");
           const bytes = Buffer.from(model.buffer, model.byteOffset, model.byteLength);
           return { model: LsaModel.deserialize(bytes), bytes };
         },
+        texts: async () => (await ask({ type: "texts" }, "texts")).texts,
         embedLsa: async (model) => (await ask({ type: "embed", model }, "embedded")).vectors,
         release,
       };

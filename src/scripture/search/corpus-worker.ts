@@ -12,7 +12,7 @@ import { loadExpansion, passagePrior } from "./expansion.js";
 import { LsaModel, trainLsa, type LsaOptions } from "./lsa.js";
 import { corpusPassages } from "./search-windows.js";
 import { tokenize } from "./tokenizer.js";
-import type { ChapterSource, Passage } from "./types.js";
+import type { ChapterSource, Passage, WindowPlace } from "./types.js";
 
 /** A chapter as plain data (a ChapterSource holds functions, which cannot cross to a thread). */
 export interface ChapterData {
@@ -28,10 +28,11 @@ export interface CorpusWorkerInput {
   hashSalt: string;
 }
 
-export type CorpusRequest = { type: "train"; options: LsaOptions } | { type: "embed"; model: Uint8Array };
+export type CorpusRequest = { type: "train"; options: LsaOptions } | { type: "embed"; model: Uint8Array } | { type: "texts" };
 
 export type CorpusReply =
-  | { type: "prepared"; passages: Passage[]; bm25: Bm25Data; prior: Float32Array; corpusHash: string }
+  | { type: "prepared"; passages: WindowPlace[]; bm25: Bm25Data; prior: Float32Array; corpusHash: string }
+  | { type: "texts"; texts: string[] }
   | { type: "trained"; model: Uint8Array }
   | { type: "embedded"; vectors: Float32Array }
   | { type: "error"; message: string };
@@ -49,23 +50,37 @@ function corpusHashOf(salt: string, passages: readonly Passage[], expansion: rea
 
 function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
   const passages = corpusPassages(sourceOf(input.chapters));
-  const tokens = passages.map((p) => tokenize(p.text));
+  // The chapters are in the passages now; workerData would keep them for the worker's life.
+  input.chapters.length = 0;
   const expansion = loadExpansion(passages);
   // Concept tags and commentary words (expansion.ts) are keyword terms of the window that do not make
-  // it "longer" for BM25, and are kept out of its text (what the model reads, what LSA learns).
+  // it "longer" for BM25, and are kept out of its text (what the model reads, what LSA learns): each
+  // window's text tokens with its extra terms after them, in one array, and the text's token count apart.
+  // Memory: this is the start-up's peak (the worker beside the service), so nothing is held twice, and
+  // the tokens are not kept for LSA (a first start tokenizes again to train: about a second, once).
+  const lengths: number[] = [];
   const keywordTokens = passages.map((p, i) => {
-    const extra = [...(p.tags ? tokenize(p.tags) : []), ...expansion[i]!];
-    return extra.length > 0 ? [...tokens[i]!, ...extra] : tokens[i]!;
+    const tokens = tokenize(p.text);
+    lengths.push(tokens.length);
+    if (p.tags) tokens.push(...tokenize(p.tags));
+    tokens.push(...expansion[i]!);
+    return tokens;
   });
-  const bm25 = new Bm25Index(keywordTokens, { lengths: tokens.map((t) => t.length) }).toData();
+  const bm25 = new Bm25Index(keywordTokens, { lengths }).toData();
+  keywordTokens.length = 0;
   const prior = passagePrior(passages);
-  const prepared: CorpusReply = { type: "prepared", passages, bm25, prior, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
+  // The windows' places only: the service keeps nothing else of them, and their texts (about 17 MB) are
+  // sent only when asked for (an embedding endpoint embeds them in the service's thread).
+  const places = passages.map(({ id, book, chapter, verseStart, verseEnd, testament }): WindowPlace => ({ id, book, chapter, verseStart, verseEnd, testament }));
+  const prepared: CorpusReply = { type: "prepared", passages: places, bm25, prior, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
   port.postMessage(prepared, [bm25.norms.buffer, bm25.idf.buffer, bm25.offsets.buffer, bm25.docs.buffer, bm25.tfs.buffer, prior.buffer] as ArrayBuffer[]);
 
   port.on("message", async (req: CorpusRequest) => {
     try {
-      if (req.type === "train") {
-        const model = trainLsa(tokens, req.options).serialize();
+      if (req.type === "texts") {
+        port.postMessage({ type: "texts", texts: passages.map((p) => p.text) } satisfies CorpusReply);
+      } else if (req.type === "train") {
+        const model = trainLsa(passages.map((p) => tokenize(p.text)), req.options).serialize();
         port.postMessage({ type: "trained", model } satisfies CorpusReply);
       } else {
         const embedder = lsaEmbedder(LsaModel.deserialize(Buffer.from(req.model.buffer, req.model.byteOffset, req.model.byteLength)));

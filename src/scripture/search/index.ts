@@ -28,7 +28,7 @@ export interface IndexLogger {
 
 /** Everything a query needs, in memory, plus the Chroma collection the unfiltered path queries. */
 export interface SearchIndex {
-  /** The windows' places, in index order (their texts stay in the corpus worker: PreparedCorpus). */
+  /** The windows' places, in index order (their texts stay in the corpus worker: PreparedCorpus.texts). */
   passages: readonly WindowPlace[];
   ranker: PassageRanker;
   embedder: Embedder;
@@ -111,7 +111,7 @@ export async function embedPassages(corpus: PreparedCorpus, embedder: Embedder, 
   log.info({ passages: passages.length, embedder: embedder.id }, "search index: embedding passages");
   if (lsa) return corpus.embedLsa(lsa);
   const list = await embedder.embedDocuments(
-    passages.map((p) => p.text),
+    await corpus.texts(),
     (done) => log.info({ done, of: passages.length }, "search index: embedded"),
   );
   const vectors = new Float32Array(passages.length * embedder.dim);
@@ -189,7 +189,7 @@ async function buildIndex(options: IndexOptions, corpus: PreparedCorpus, files: 
   if (mode !== "warm" || !priorValid) files.writeManifest(manifest);
   log.info({ mode, ms: Date.now() - started, collection, passages: passages.length }, "search index ready");
   const positions = new Map(passages.map((p, i) => [p.id, i]));
-  return { passages: ranker.passages, ranker, embedder, vectors, positions, store, manifest, mode };
+  return { passages, ranker, embedder, vectors, positions, store, manifest, mode };
 }
 
 /**
