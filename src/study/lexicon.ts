@@ -31,13 +31,36 @@ export interface Lexicon {
   references(id: string, limit: number, link?: LinkOptions): RefItem[];
 }
 
+/**
+ * The entries as read, each kept as its JSON text in one UTF-8 buffer (outside the V8 heap) and parsed when
+ * looked up (microseconds): parsed whole, the 14,000 entries held 7.7 MB of heap in small objects.
+ */
+class Entries {
+  private readonly at = new Map<string, number>();
+  private readonly json: Buffer;
+  private readonly offsets: Int32Array;
+
+  constructor(file: Record<string, LexiconFileEntry>) {
+    const texts = Object.entries(file).map(([id, entry], i) => (this.at.set(id, i), JSON.stringify(entry)));
+    this.offsets = new Int32Array(texts.length + 1);
+    texts.forEach((t, i) => (this.offsets[i + 1] = this.offsets[i]! + Buffer.byteLength(t, "utf8")));
+    this.json = Buffer.allocUnsafeSlow(this.offsets[texts.length]!);
+    texts.forEach((t, i) => this.json.write(t, this.offsets[i]!, "utf8"));
+  }
+
+  get(id: string): LexiconFileEntry | undefined {
+    const i = this.at.get(id);
+    return i === undefined ? undefined : (JSON.parse(this.json.toString("utf8", this.offsets[i]!, this.offsets[i + 1]!)) as LexiconFileEntry);
+  }
+}
+
 export function createLexicon(dir: string): Lexicon {
-  const entries = lazy(() => readGzipJson<Record<string, LexiconFileEntry>>(dir, "lexicon.json.gz") ?? {});
+  const entries = lazy(() => new Entries(readGzipJson<Record<string, LexiconFileEntry>>(dir, "lexicon.json.gz") ?? {}));
   const concordance = lazy(() => readGzipJson<Record<string, string>>(dir, "concordance-eng-kjv.json.gz") ?? {});
   const verses = (id: string) => concordance()[id]?.split(" ") ?? [];
   return {
     get(id) {
-      const entry = entries()[id];
+      const entry = entries().get(id);
       if (entry === undefined) return undefined;
       const { occurrences, ...fields } = entry;
       return { id, language: strongLanguage(id), ...fields, occurrences: occurrences ?? {} };
