@@ -7,7 +7,8 @@
  *   search   MEMORY_SEARCHES searches at concurrency 16 in three shapes (unfiltered; KJV, limit 10; an
  *            Old Testament filter), RSS sampled every 20 ms;
  *   chat     autocannon -c 32 for MEMORY_CHAT_S seconds of non-stream chats (the fake's standalone script);
- *   study    each study route once (lexicon, commentary, topics, passage), so the lazily read data is in;
+ *   study    each study route once (lexicon, commentary, topics, passage) and every book's word tags in both
+ *            tagged translations, so the lazily read data is in (a long-running replica's state);
  *   search   the search load again, with everything loaded: the steady state of a long-running replica.
  * Peak = the highest 20 ms sample and VmHWM (which also covers start-up). BENCH_DATA_DIR keeps the index
  * between runs (default $TMPDIR/bc-bench-service-data; a first start ingests, the measured one is warm).
@@ -15,6 +16,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ALL_BOOKS } from "../src/scripture/books.js";
 import { autocannon, loadAverage, memoryMb, startFakeProcess, startServiceProcess, type ServiceProcess } from "./lib/service-process.js";
 
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? join(tmpdir(), "bc-bench-service-data");
@@ -88,6 +90,9 @@ async function study(url: string): Promise<void> {
   ];
   const listed = (await (await fetch(`${url}/v1/commentaries`)).json()) as { commentaries?: { id: string }[] };
   for (const c of listed.commentaries ?? []) paths.push(`/v1/commentary/${c.id}/JHN/3`, `/v1/commentary/${c.id}/PSA/23`);
+  // Every book's word tags in both tagged translations (what a long-running replica's reader and
+  // word-study tool read over time).
+  for (const book of ALL_BOOKS.filter((b) => b.canon === "common")) for (const bible of ["eng-web", "eng-kjv"]) paths.push(`/v1/passage?ref=${book.id}%201:1&bible_id=${bible}&words=true`);
   for (const p of paths) {
     const res = await fetch(url + p, { headers: { authorization: `Bearer ${KEY}` } });
     await res.arrayBuffer();
