@@ -8,7 +8,9 @@ import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { lsaEmbedder } from "./embedders.js";
 import { Bm25Index, type Bm25Data } from "./bm25.js";
-import { loadExpansion, passagePrior } from "./expansion.js";
+import { commentaryField } from "./commentary-field.js";
+import { loadExpansion, passageChapters, passagePrior } from "./expansion.js";
+import { listShares } from "./listness.js";
 import { LsaModel, trainLsa, type LsaOptions } from "./lsa.js";
 import { corpusPassages } from "./search-windows.js";
 import { tokenize } from "./tokenizer.js";
@@ -31,7 +33,7 @@ export interface CorpusWorkerInput {
 export type CorpusRequest = { type: "train"; options: LsaOptions } | { type: "embed"; model: Uint8Array };
 
 export type CorpusReply =
-  | { type: "prepared"; passages: Passage[]; bm25: Bm25Data; prior: Float32Array; corpusHash: string }
+  | { type: "prepared"; passages: Passage[]; bm25: Bm25Data; prior: Float32Array; listShare: Float32Array; commentary: Bm25Data; corpusHash: string }
   | { type: "trained"; model: Uint8Array }
   | { type: "embedded"; vectors: Float32Array }
   | { type: "error"; message: string };
@@ -58,9 +60,14 @@ function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
     return extra.length > 0 ? [...tokens[i]!, ...extra] : tokens[i]!;
   });
   const bm25 = new Bm25Index(keywordTokens, { lengths: tokens.map((t) => t.length) }).toData();
+  // Which windows teach (the chapter prior, the list share) and what the commentaries say about each
+  // chapter: ranking data derived from the corpus and the shipped commentaries, not part of the corpus hash.
   const prior = passagePrior(passages);
-  const prepared: CorpusReply = { type: "prepared", passages, bm25, prior, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
-  port.postMessage(prepared, [bm25.norms.buffer, bm25.idf.buffer, bm25.offsets.buffer, bm25.docs.buffer, bm25.tfs.buffer, prior.buffer] as ArrayBuffer[]);
+  const listShare = listShares(passages);
+  const commentary = commentaryField(passageChapters(passages));
+  const prepared: CorpusReply = { type: "prepared", passages, bm25, prior, listShare, commentary, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
+  const buffers = (d: Bm25Data) => [d.norms.buffer, d.idf.buffer, d.offsets.buffer, d.docs.buffer, d.tfs.buffer];
+  port.postMessage(prepared, [...buffers(bm25), ...buffers(commentary), prior.buffer, listShare.buffer] as ArrayBuffer[]);
 
   port.on("message", async (req: CorpusRequest) => {
     try {

@@ -372,7 +372,7 @@ export class ScriptureSearch {
     phrases ??= this.phraseHits(index, req, ranges);
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
-    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost)];
+    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost(phrases))];
     // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`, or
     // every care concept's when the caller already knows the asker needs care).
     const avoid = req.care ? CARE_AVOID : concepts.flatMap((m) => m.concept.avoid);
@@ -508,10 +508,24 @@ function rememberedFirst(phrases: readonly PhraseHit[], ch: ChapterText, highlig
  */
 const PHRASE_MIN_COVERAGE = 0.6;
 
-/** A remembered line as a ranker boost on its verse: the whole line as much as a named passage, part of it less. */
-function phraseBoost(h: PhraseHit): TitleMatch {
-  const entry: TitleEntry = { kind: "title", names: [], phrases: [], ranges: [{ book: h.book, chapter: h.chapter, chapterEnd: h.chapter, verseStart: h.verse, verseEnd: h.verse }] };
-  return { entry, length: h.run, coverage: h.coverage, weight: h.coverage * h.coverage };
+/**
+ * Verses a query's words in order may match before they stop recalling one line: "i can do all things"
+ * is in one verse, "young men" or "the eyes" in dozens, where the match is only the words again (a
+ * narrative's "lifted up his eyes" is not what "the eyes" asks about). Past this many, each boost shrinks
+ * in proportion.
+ */
+export const PHRASE_TUNING = { distinct: 4 };
+
+/**
+ * Remembered lines as ranker boosts on their verses: the whole line as much as a named passage, part of
+ * it less, and a wording many verses share less still (PHRASE_TUNING).
+ */
+export function phraseBoost(all: readonly PhraseHit[]): (h: PhraseHit) => TitleMatch {
+  const share = Math.min(1, PHRASE_TUNING.distinct / Math.max(1, new Set(all.map((h) => `${h.book}.${h.chapter}.${h.verse}`)).size));
+  return (h) => {
+    const entry: TitleEntry = { kind: "title", names: [], phrases: [], ranges: [{ book: h.book, chapter: h.chapter, chapterEnd: h.chapter, verseStart: h.verse, verseEnd: h.verse }] };
+    return { entry, length: h.run, coverage: h.coverage, weight: h.coverage * h.coverage * share };
+  };
 }
 
 const SCRIPTURE_ITSELF = "the word of God";
