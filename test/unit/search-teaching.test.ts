@@ -94,6 +94,16 @@ describe("teaching signals in the ranker (a prepared corpus of lists, psalms, pr
     }
   });
 
+  it("the prior and the commentary field reorder chapters but do not raise their similarity (the confidence reads the question's own evidence)", () => {
+    const rank = (f: FusionOptions) => prepared.ranker.rank({ tokens: tokenize("children"), dense: null, titles: [] }, 20, f);
+    const evidenceOnly = new Map(rank({ ...DEFAULT_FUSION, commentary: 0, prior: 0, shortPrior: 0 }).map((r) => [key(r), r.similarity]));
+    const full = rank(DEFAULT_FUSION);
+    const shared = full.filter((r) => evidenceOnly.has(key(r)) && r.window !== undefined);
+    expect(shared.length).toBeGreaterThan(5);
+    for (const r of shared) expect(r.similarity).toBeCloseTo(evidenceOnly.get(key(r))!, 6);
+    expect(full.map(key)).not.toEqual([...evidenceOnly.keys()]);
+  });
+
   it("a longer question is ranked on its own words: no commentary field, no list damping, the general prior weight", () => {
     const q = "how should I raise my children when they disobey and lie to me";
     expect(new Set(tokenize(q)).size).toBeGreaterThan(DEFAULT_FUSION.short);

@@ -16,30 +16,55 @@ const NUMBER_WORDS = new Set(
 /** A name in fewer windows than this is a list's name (a clan, a camp, a border town), not a main figure. */
 export const RARE_NAME_WINDOWS = 40;
 
-const WORD = /[A-Za-z][A-Za-z]*/g;
-
-/** Per window, the share of its words that are rare names or numbers, in [0, 1]. */
+/** Per window, the share of its words that are rare names or numbers, in [0, 1]. One pass to gather, one to count. */
 export function listShares(passages: readonly Passage[]): Float32Array {
-  // Per word (lower case): in how many windows it appears, and whether it is ever written in lower case
-  // mid-sentence (then it is a word, not a name: "Lord"/"lord" is not counted as a name either way).
-  const df = new Map<string, number>();
-  const lower = new Set<string>();
-  const split = passages.map((p) => {
-    const ws: { w: string; cap: boolean }[] = [];
-    for (const m of p.text.matchAll(WORD)) {
-      const w = m[0];
-      ws.push({ w: w.toLowerCase(), cap: w[0] !== w[0]!.toLowerCase() });
-      if (w[0] === w[0]!.toLowerCase()) lower.add(w.toLowerCase());
+  // Per distinct word (lower case): in how many windows it appears, and whether it is ever written in lower
+  // case (then it is a word, not a name: "Lord" and "lord" are not counted either way).
+  const ids = new Map<string, number>();
+  const df: number[] = [];
+  const seenIn: number[] = [];
+  const lowerSeen: boolean[] = [];
+  const words: Int32Array[] = [];
+  const capital: Uint8Array[] = [];
+  passages.forEach((p, wi) => {
+    const text = p.text;
+    const idsOf: number[] = [];
+    const caps: number[] = [];
+    for (let i = 0; i < text.length; ) {
+      let c = text.charCodeAt(i);
+      if (!isLetter(c)) {
+        i++;
+        continue;
+      }
+      const start = i;
+      while (i < text.length && isLetter((c = text.charCodeAt(i)))) i++;
+      const word = text.slice(start, i);
+      const lower = word.toLowerCase();
+      let id = ids.get(lower);
+      if (id === undefined) (id = df.length), ids.set(lower, id), df.push(0), seenIn.push(-1), lowerSeen.push(false);
+      const cap = word.charCodeAt(0) <= 90;
+      if (!cap) lowerSeen[id] = true;
+      if (seenIn[id] !== wi) (seenIn[id] = wi), df[id]!++;
+      idsOf.push(id);
+      caps.push(cap ? 1 : 0);
     }
-    for (const w of new Set(ws.map((x) => x.w))) df.set(w, (df.get(w) ?? 0) + 1);
-    return ws;
+    words.push(Int32Array.from(idsOf));
+    capital.push(Uint8Array.from(caps));
   });
-  return Float32Array.from(split, (ws) => {
+  const numberIds = new Set([...NUMBER_WORDS].flatMap((w) => ids.get(w) ?? []));
+  return Float32Array.from(words, (ws, wi) => {
     if (ws.length === 0) return 0;
+    const caps = capital[wi]!;
     let n = 0;
-    for (const { w, cap } of ws) {
-      if (NUMBER_WORDS.has(w) || (cap && !lower.has(w) && (df.get(w) ?? 0) < RARE_NAME_WINDOWS)) n++;
+    for (let k = 0; k < ws.length; k++) {
+      const id = ws[k]!;
+      if (numberIds.has(id) || (caps[k] === 1 && !lowerSeen[id] && df[id]! < RARE_NAME_WINDOWS)) n++;
     }
     return n / ws.length;
   });
+}
+
+/** ASCII letters (the WEB's names and numbers are ASCII; other letters end a word, as the old regex did). */
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }

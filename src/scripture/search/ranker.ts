@@ -56,7 +56,7 @@ export class PassageRanker {
   readonly bm25: Bm25Index;
   readonly chapterOf: Int32Array;
   private readonly firstWindow: number[] = [];
-  private readonly scratch: Record<"window" | "best" | "second" | "score", Float32Array>;
+  private readonly scratch: Record<"window" | "best" | "second" | "score" | "evidence", Float32Array>;
   private readonly bestWindow: Int32Array;
   private readonly chapterMark: Uint8Array;
   private readonly touchedWindows: number[] = [];
@@ -92,7 +92,7 @@ export class PassageRanker {
     });
     const n = passages.length;
     const m = this.chapters.length;
-    this.scratch = { window: new Float32Array(n), best: new Float32Array(m), second: new Float32Array(m), score: new Float32Array(m) };
+    this.scratch = { window: new Float32Array(n), best: new Float32Array(m), second: new Float32Array(m), score: new Float32Array(m), evidence: new Float32Array(m) };
     this.chapterMark = new Uint8Array(m);
     this.bestWindow = new Int32Array(m).fill(-1);
   }
@@ -127,7 +127,7 @@ export class PassageRanker {
     const keyword = input.keyword ?? this.bm25.sparse(input.tokens);
     // rank() never awaits, so one set of scratch buffers serves every call; only the windows and
     // chapters a query touches are visited and then reset, never a pass over all of them.
-    const { window: windowScore, best, second, score } = this.scratch;
+    const { window: windowScore, best, second, score, evidence } = this.scratch;
     const windows = this.touchedWindows;
     windows.length = 0;
     if (fusion.mode === "rrf") this.fuseRrf(keyword, input.dense, windowScore, windows, allowed, fusion.rrfK);
@@ -148,22 +148,27 @@ export class PassageRanker {
       else if (s > second[c]!) second[c] = s;
     }
     for (const c of chapters) score[c] = best[c]! + fusion.second * second[c]!;
-    if (short && this.commentaryField && fusion.commentary !== 0) this.addCommentary(input.tokens, score, chapters, allowed, fusion.commentary);
     this.addTitles(score, chapters, input.titles, allowed, fusion);
+    // What the question's own words, meaning and named passages say (the similarity, and so the
+    // confidence, is read from it), before the teaching signals reorder the chapters.
+    for (const c of chapters) evidence[c] = score[c]!;
+    if (short && this.commentaryField && fusion.commentary !== 0) this.addCommentary(input.tokens, score, chapters, allowed, fusion.commentary);
     const prior = this.prior;
     const priorWeight = short ? fusion.shortPrior : fusion.prior;
     if (prior && priorWeight !== 0) for (const c of chapters) score[c]! *= 1 + priorWeight * (prior[c]! - 0.5);
     for (const a of input.avoid ?? []) {
       const c = this.chapterId(a.book, a.chapter);
-      if (c !== undefined && mark[c]) score[c]! *= fusion.avoid;
+      if (c !== undefined && mark[c]) (score[c]! *= fusion.avoid), (evidence[c]! *= fusion.avoid);
     }
 
     const max = 1 + fusion.second + fusion.title;
     const ranked = topChapters(chapters, score, limit).map((c): RankedChapter => {
       const w = this.bestWindow[c]!;
-      return { ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max), ...(w >= 0 ? { window: w } : {}) };
+      // A chapter only its commentary brought in has no evidence of its own: its score stands in.
+      const sure = evidence[c]! > 0 ? evidence[c]! : score[c]!;
+      return { ...this.chapters[c]!, similarity: Math.min(0.999, sure / max), ...(w >= 0 ? { window: w } : {}) };
     });
-    for (const c of chapters) (best[c] = 0), (second[c] = 0), (score[c] = 0), (mark[c] = 0), (this.bestWindow[c] = -1);
+    for (const c of chapters) (best[c] = 0), (second[c] = 0), (score[c] = 0), (evidence[c] = 0), (mark[c] = 0), (this.bestWindow[c] = -1);
     return ranked;
   }
 

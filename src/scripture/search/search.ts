@@ -77,10 +77,11 @@ export const SIMILARITY_FLOOR = 0.1;
 
 /**
  * Without a title, concept or remembered line matched, a best result under this similarity is a weak
- * match: measured on every eval set (docs/search.md, "Confidence"), such results held a wanted chapter
- * in their top 5 far less often than the rest.
+ * match: no better than the best keyword window with no agreement in meaning at all (cosine 0), i.e. the
+ * keyword weight over the similarity scale. Measured on every eval set (docs/search.md, "Confidence" and
+ * "Session 8"): such results held a wanted chapter in their top 5 far less often than the rest.
  */
-export const LOW_CONFIDENCE_SIMILARITY = 0.35;
+export const LOW_CONFIDENCE_SIMILARITY = DEFAULT_FUSION.keyword / (1 + DEFAULT_FUSION.second + DEFAULT_FUSION.title);
 
 export class SearchUnavailableError extends Error {
   override name = "SearchUnavailableError";
