@@ -9,7 +9,32 @@ import { BOOKS } from "../books.js";
 import { DEFAULT_STUDY_DIR, readGzipJson } from "../../study/data.js";
 
 /** [chapter, verseStart, verseEnd, title, text] (expansion.ts, src/study/commentary.ts). */
-type SectionRow = [number, number, number, string | null, string];
+export type SectionRow = [number, number, number, string | null, string];
+
+let cache: Map<string, SectionRow[] | undefined> | undefined;
+
+/** A commentary's sections on a book, from the active cache (withCommentaryCache) when there is one. */
+export function commentarySections(dir: string, source: string, book: string): SectionRow[] | undefined {
+  const path = `commentaries/${source}/${book}.json.gz`;
+  if (!cache) return readGzipJson<SectionRow[]>(dir, path);
+  const key = `${dir}\0${path}`;
+  if (!cache.has(key)) cache.set(key, readGzipJson<SectionRow[]>(dir, path));
+  return cache.get(key);
+}
+
+/**
+ * Runs `fn` with each commentary file read (gunzipped, parsed) at most once: the corpus worker's prior,
+ * citations and commentary field read the same 6 MB of commentary. The cache is dropped when `fn` returns.
+ */
+export function withCommentaryCache<T>(fn: () => T): T {
+  const outer = cache;
+  cache ??= new Map();
+  try {
+    return fn();
+  } finally {
+    cache = outer;
+  }
+}
 
 /** The commentaries whose citations count (their ids under data/study/commentaries). */
 export const CITING_COMMENTARIES = ["scofield", "mhcc", "tdavid"] as const;
@@ -63,7 +88,7 @@ export function inboundCitations(dir = DEFAULT_STUDY_DIR, books: readonly string
   const counts = new Map<string, number>();
   for (const source of CITING_COMMENTARIES) {
     for (const book of books) {
-      for (const [chapter, , , , text] of readGzipJson<SectionRow[]>(dir, `commentaries/${source}/${book}.json.gz`) ?? []) {
+      for (const [chapter, , , , text] of commentarySections(dir, source, book) ?? []) {
         const seen = new Set<string>();
         for (const c of citationsIn(text)) {
           if (c.book === book && c.chapter === chapter) continue;

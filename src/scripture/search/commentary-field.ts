@@ -7,10 +7,9 @@
  * worker at start, never per request; the model never reads it.
  */
 import { Bm25Index, type Bm25Data } from "./bm25.js";
-import { DEFAULT_STUDY_DIR, readGzipJson } from "../../study/data.js";
+import { DEFAULT_STUDY_DIR } from "../../study/data.js";
+import { commentarySections } from "./citations.js";
 import { tokenize } from "./tokenizer.js";
-
-type SectionRow = [number, number, number, string | null, string];
 
 /** The sections read: the Treasury of David's expositions only (its notes are anthologies of quotations). */
 const SOURCES: { id: string; keep?: (title: string | null) => boolean }[] = [
@@ -24,7 +23,7 @@ export function chapterCommentaryTokens(chapters: readonly { book: string; chapt
   const out = new Map<string, string[]>();
   for (const book of new Set(chapters.map((c) => c.book))) {
     for (const source of SOURCES) {
-      for (const [chapter, , , title, text] of readGzipJson<SectionRow[]>(dir, `commentaries/${source.id}/${book}.json.gz`) ?? []) {
+      for (const [chapter, , , title, text] of commentarySections(dir, source.id, book) ?? []) {
         if (source.keep && !source.keep(title)) continue;
         const key = `${book}.${chapter}`;
         const list = out.get(key) ?? out.set(key, []).get(key)!;

@@ -8,6 +8,7 @@ import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { lsaEmbedder } from "./embedders.js";
 import { Bm25Index, type Bm25Data } from "./bm25.js";
+import { withCommentaryCache } from "./citations.js";
 import { commentaryField } from "./commentary-field.js";
 import { loadExpansion, passageChapters, passagePrior } from "./expansion.js";
 import { listShares } from "./listness.js";
@@ -62,9 +63,8 @@ function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
   const bm25 = new Bm25Index(keywordTokens, { lengths: tokens.map((t) => t.length) }).toData();
   // Which windows teach (the chapter prior, the list share) and what the commentaries say about each
   // chapter: ranking data derived from the corpus and the shipped commentaries, not part of the corpus hash.
-  const prior = passagePrior(passages);
+  const { prior, commentary } = withCommentaryCache(() => ({ prior: passagePrior(passages), commentary: commentaryField(passageChapters(passages)) }));
   const listShare = listShares(passages);
-  const commentary = commentaryField(passageChapters(passages));
   const prepared: CorpusReply = { type: "prepared", passages, bm25, prior, listShare, commentary, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
   const buffers = (d: Bm25Data) => [d.norms.buffer, d.idf.buffer, d.offsets.buffer, d.docs.buffer, d.tfs.buffer];
   port.postMessage(prepared, [...buffers(bm25), ...buffers(commentary), prior.buffer, listShare.buffer] as ArrayBuffer[]);

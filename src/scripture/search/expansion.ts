@@ -8,7 +8,7 @@
  */
 import { BOOKS } from "../books.js";
 import { DEFAULT_STUDY_DIR, readGzipJson } from "../../study/data.js";
-import { citationPrior } from "./citations.js";
+import { citationPrior, commentarySections } from "./citations.js";
 import { tokenize } from "./tokenizer.js";
 import type { Passage } from "./types.js";
 
@@ -116,7 +116,7 @@ export function commentaryPrior(chapters: readonly { book: string; chapter: numb
   const chars = new Map<string, number>();
   for (const book of new Set(chapters.map((c) => c.book))) {
     for (const source of SOURCES.filter((s) => PRIOR_SOURCES.has(s.id))) {
-      for (const [chapter, , , title, text] of readGzipJson<SectionRow[]>(dir, `commentaries/${source.id}/${book}.json.gz`) ?? []) {
+      for (const [chapter, , , title, text] of commentarySections(dir, source.id, book) ?? []) {
         if (source.keep && !source.keep(title)) continue;
         const key = `${book}.${chapter}`;
         chars.set(key, (chars.get(key) ?? 0) + text.length);
