@@ -94,14 +94,23 @@ describe("teaching signals in the ranker (a prepared corpus of lists, psalms, pr
     }
   });
 
-  it("the prior and the commentary field reorder chapters but do not raise their similarity (the confidence reads the question's own evidence)", () => {
+  it("the prior and the commentary field reorder chapters but do not raise their evidence (what the confidence reads); similarity follows the order", () => {
     const rank = (f: FusionOptions) => prepared.ranker.rank({ tokens: tokenize("children"), dense: null, titles: [] }, 20, f);
     const evidenceOnly = new Map(rank({ ...DEFAULT_FUSION, commentary: 0, prior: 0, shortPrior: 0 }).map((r) => [key(r), r.similarity]));
     const full = rank(DEFAULT_FUSION);
     const shared = full.filter((r) => evidenceOnly.has(key(r)) && r.window !== undefined);
     expect(shared.length).toBeGreaterThan(5);
-    for (const r of shared) expect(r.similarity).toBeCloseTo(evidenceOnly.get(key(r))!, 6);
+    for (const r of shared) expect(r.evidence).toBeCloseTo(evidenceOnly.get(key(r))!, 6);
     expect(full.map(key)).not.toEqual([...evidenceOnly.keys()]);
+    const sims = full.map((r) => r.similarity);
+    expect(sims).toEqual([...sims].sort((a, b) => b - a));
+  });
+
+  it("a short query that names a passage or a remembered line is not a topic search: no teaching signal reorders it", () => {
+    const line = { entry: { kind: "title" as const, names: [], phrases: [], ranges: [{ book: "PSA", chapter: 23, chapterEnd: 23, verseStart: 1, verseEnd: 1 }] }, length: 2, coverage: 1, weight: 1 };
+    const general: FusionOptions = { ...DEFAULT_FUSION, commentary: 0, list: 0, shortPrior: DEFAULT_FUSION.prior };
+    const run = (f: FusionOptions) => prepared.ranker.rank({ tokens: tokenize("children"), dense: null, titles: [line] }, 10, f);
+    expect(run(DEFAULT_FUSION)).toEqual(run(general));
   });
 
   it("a longer question is ranked on its own words: no commentary field, no list damping, the general prior weight", () => {
@@ -129,5 +138,14 @@ describe("a remembered line against a wording many verses share", () => {
     const common = phrases.match("young men", 20, 0.6);
     expect(common.length).toBeGreaterThan(8);
     for (const b of common.map(phraseBoost(common))) expect(b.weight!).toBeLessThanOrEqual(0.5);
+  });
+
+  it("counts verses per matched wording: a whole line keeps its full boost beside many verses that share only part of it", () => {
+    const whole = { book: "1SA", chapter: 17, verse: 47, bibleIds: ["eng-kjv"], coverage: 1, run: 5, words: ["the", "battle", "is", "the", "lords"] };
+    const parts = Array.from({ length: 12 }, (_, i) => ({ book: "PSA", chapter: 20 + i, verse: 1, bibleIds: ["eng-kjv"], coverage: 0.6, run: 3, words: ["is", "the", "lords"] }));
+    const all = [whole, ...parts];
+    const boosts = all.map(phraseBoost(all));
+    expect(boosts[0]!.weight).toBe(1);
+    for (const b of boosts.slice(1)) expect(b.weight!).toBeCloseTo(0.36 * (4 / 12), 6);
   });
 });

@@ -47,6 +47,11 @@ export interface RankedChapter {
   chapter: number;
   /** In [0, 1]. */
   similarity: number;
+  /**
+   * In [0, 1]: what the question's own words, meaning and named passages say for the chapter, before the
+   * teaching prior and the commentary field reorder it (search.ts reads its confidence from it).
+   */
+  evidence: number;
   /** The chapter's best-scoring window (a passage index), when a window matched; a title or concept alone names none. */
   window?: number;
 }
@@ -136,7 +141,8 @@ export class PassageRanker {
     const chapters = this.touchedChapters;
     chapters.length = 0;
     const mark = this.chapterMark;
-    const short = fusion.short > 0 && input.tokens.length > 0 && new Set(input.tokens).size <= fusion.short;
+    // A named passage or remembered line ("the battle is the LORD's") is not a topic search, however short.
+    const short = fusion.short > 0 && input.tokens.length > 0 && new Set(input.tokens).size <= fusion.short && !input.titles.some((m) => m.entry.kind === "title");
     const list = short && fusion.list !== 0 ? this.listShare : undefined;
     for (const i of windows) {
       const s = list ? windowScore[i]! * Math.max(0, 1 - fusion.list * list[i]!) : windowScore[i]!;
@@ -166,7 +172,7 @@ export class PassageRanker {
       const w = this.bestWindow[c]!;
       // A chapter only its commentary brought in has no evidence of its own: its score stands in.
       const sure = evidence[c]! > 0 ? evidence[c]! : score[c]!;
-      return { ...this.chapters[c]!, similarity: Math.min(0.999, sure / max), ...(w >= 0 ? { window: w } : {}) };
+      return { ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max), evidence: Math.min(0.999, sure / max), ...(w >= 0 ? { window: w } : {}) };
     });
     for (const c of chapters) (best[c] = 0), (second[c] = 0), (score[c] = 0), (evidence[c] = 0), (mark[c] = 0), (this.bestWindow[c] = -1);
     return ranked;

@@ -217,11 +217,12 @@ export class ScriptureSearch {
     let guessed = false;
     if (ranked.length === 0 && /\p{L}/u.test(req.query)) ({ ranked, tokens, gentle } = this.fallback(index, req)), (guessed = true);
     ranked = ranked.filter((r) => r.similarity >= SIMILARITY_FLOOR);
+    const evidence = ranked[0]?.evidence ?? 0;
     const idf = new Map<string, number>();
     for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
     const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => rememberedFirst(phrases, ch, this.highlights(index, ch, r, idf, gentle))) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
-    const lowConfidence = guessed || results.length === 0 || (!named && results[0]!.similarity < LOW_CONFIDENCE_SIMILARITY);
+    const lowConfidence = guessed || results.length === 0 || (!named && evidence < LOW_CONFIDENCE_SIMILARITY);
     const reason = results.length === 0 || !lowConfidence ? undefined : guessed ? "guess" : "weak";
     return { results, type: "semantic_hybrid", lowConfidence, ...(reason ? { lowConfidenceReason: reason } : {}) };
   }
@@ -512,8 +513,8 @@ const PHRASE_MIN_COVERAGE = 0.6;
 /**
  * Verses a query's words in order may match before they stop recalling one line: "i can do all things"
  * is in one verse, "young men" or "the eyes" in dozens, where the match is only the words again (a
- * narrative's "lifted up his eyes" is not what "the eyes" asks about). Past this many, each boost shrinks
- * in proportion.
+ * narrative's "lifted up his eyes" is not what "the eyes" asks about). Past this many verses sharing the
+ * matched wording, each of their boosts shrinks in proportion.
  */
 export const PHRASE_TUNING = { distinct: 4 };
 
@@ -522,8 +523,14 @@ export const PHRASE_TUNING = { distinct: 4 };
  * it less, and a wording many verses share less still (PHRASE_TUNING).
  */
 export function phraseBoost(all: readonly PhraseHit[]): (h: PhraseHit) => TitleMatch {
-  const share = Math.min(1, PHRASE_TUNING.distinct / Math.max(1, new Set(all.map((h) => `${h.book}.${h.chapter}.${h.verse}`)).size));
+  // Verses per matched wording: "the battle is the lords" whole is one verse's, its part "is the lords" many's.
+  const verses = new Map<string, Set<string>>();
+  for (const h of all) {
+    const wording = h.words.join(" ");
+    (verses.get(wording) ?? verses.set(wording, new Set()).get(wording)!).add(`${h.book}.${h.chapter}.${h.verse}`);
+  }
   return (h) => {
+    const share = Math.min(1, PHRASE_TUNING.distinct / Math.max(1, verses.get(h.words.join(" "))?.size ?? 1));
     const entry: TitleEntry = { kind: "title", names: [], phrases: [], ranges: [{ book: h.book, chapter: h.chapter, chapterEnd: h.chapter, verseStart: h.verse, verseEnd: h.verse }] };
     return { entry, length: h.run, coverage: h.coverage, weight: h.coverage * h.coverage * share };
   };
