@@ -17,6 +17,9 @@
  * The typed set (`typed-dev.jsonl`, `typed-heldout.jsonl`, built from typed.src.txt; issue 27): short
  * searches as people type them (topics, remembered verse fragments in KJV and modern wording, names,
  * Spanish), written before issue 27 changed the ranking; only its dev half's misses are printed.
+ * The topics set (`topics-dev.jsonl`, `topics-heldout.jsonl`, built from topics.src.txt; session 8): one- to
+ * three-word topic searches the concept table does not cover, half asked as "What does the Bible say about
+ * X?"; only its dev half's misses are printed and tuned on.
  * Nave's topics (data/study/naves.json.gz; never used by the ranking, so it can judge it): every topic
  * with at least 20 references, its name as the query, the chapters it cites as targets (recall@5 is
  * the share of the top 5 that Nave cites, as five results cannot hold more).
@@ -62,6 +65,8 @@ const careDev = load("care-dev.jsonl");
 const careHeld = load("care-heldout.jsonl");
 const typedDev = load("typed-dev.jsonl");
 const typedHeld = load("typed-heldout.jsonl");
+const topicsDev = load("topics-dev.jsonl");
+const topicsHeld = load("topics-heldout.jsonl");
 
 interface NaveRow {
   name: string;
@@ -84,6 +89,13 @@ const byLanguage = (name: string, qs: EvalQuery[]): [string, EvalQuery[]][] => [
   [`${name} es`, qs.filter((q) => q.lang === "es")],
 ];
 
+/** A set, then its questions as typed and those asked as "What does the Bible say about ...?". */
+const byPhrasing = (name: string, qs: EvalQuery[]): [string, EvalQuery[]][] => [
+  [name, qs],
+  [`${name} typed`, qs.filter((q) => !q.query.startsWith("What does"))],
+  [`${name} asked`, qs.filter((q) => q.query.startsWith("What does"))],
+];
+
 const SETS: [string, EvalQuery[]][] = [
   ["stories+passages dev", stories.filter((q) => q.split === "dev")],
   ["stories+passages held-out", stories.filter((q) => q.split === "heldout")],
@@ -97,6 +109,8 @@ const SETS: [string, EvalQuery[]][] = [
   ...byLanguage("care held-out", careHeld),
   ...byLanguage("typed dev", typedDev),
   ...byLanguage("typed held-out", typedHeld),
+  ...byPhrasing("topics dev", topicsDev),
+  ...byPhrasing("topics held-out", topicsHeld),
   ["Nave's topics (>= 20 refs)", naves],
 ];
 
@@ -124,7 +138,7 @@ async function main() {
     const sims = new Map<EvalQuery, number[]>();
     const low = new Map<EvalQuery, boolean>();
     const base = new Map<EvalQuery, string[]>();
-    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld, ...typedDev, ...typedHeld, ...naves]) {
+    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld, ...typedDev, ...typedHeld, ...topicsDev, ...topicsHeld, ...naves]) {
       const { results, lowConfidence } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
       low.set(q, lowConfidence);
       ours.set(q, results.map((r) => `${r.book_id} ${r.chapter}`));
@@ -150,7 +164,7 @@ async function main() {
     const dump = process.argv.indexOf("--dump");
     if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r, similarity: sims.get(q), lowConfidence: low.get(q) }))));
     if (process.argv.includes("--misses")) {
-      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev], ["typed dev", typedDev]] as const) {
+      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev], ["typed dev", typedDev], ["topics dev", topicsDev]] as const) {
         const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)) || ours.get(q)!.slice(0, 3).some((x) => q.harmful?.includes(x)));
         console.log(`\n${label} misses at 5${set === careDev ? " or harmed at 3" : ""} (${misses.length}; held-out misses are not printed):`);
         for (const m of misses) console.log(`  ${m.query} -> ${ours.get(m)!.slice(0, 5).join(", ")} (want ${m.targets.join(", ")})${m.harmful ? `; harmful in top 3: ${ours.get(m)!.slice(0, 3).filter((x) => m.harmful!.includes(x)).join(", ") || "none"}` : ""}`);

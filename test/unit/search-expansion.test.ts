@@ -56,13 +56,13 @@ describe("which passages teach: the commentary prior", () => {
   });
 
   it("is part of every prepared corpus's ranker, one value per chapter, in the ranker's chapter order", async () => {
-    const { commentaryPrior } = await import("../../src/scripture/search/expansion.js");
+    const { passageChapters, passagePrior } = await import("../../src/scripture/search/expansion.js");
     const prepared = await prepareCorpus(only(["EPH", "NUM"]));
     try {
       const { chapters, prior } = prepared.ranker;
       expect(prior?.length).toBe(chapters.length);
-      const verses = (c: { book: string; chapter: number }) => Math.max(...prepared.passages.filter((p) => p.book === c.book && p.chapter === c.chapter).map((p) => p.verseEnd));
-      expect([...prior!]).toEqual([...commentaryPrior(chapters.map((c) => ({ ...c, verses: verses(c) })))]);
+      expect(passageChapters(prepared.passages).map((c) => `${c.book} ${c.chapter}`)).toEqual(chapters.map((c) => `${c.book} ${c.chapter}`));
+      expect([...prior!]).toEqual([...passagePrior(prepared.passages)]);
     } finally {
       await prepared.release();
     }

@@ -4,6 +4,7 @@ import { Worker } from "node:worker_threads";
 import { ALL_BOOKS, chapterCount } from "../books.js";
 import type { CorpusReply, CorpusRequest, CorpusWorkerInput, ChapterData } from "./corpus-worker.js";
 import { LsaModel, type LsaOptions } from "./lsa.js";
+import { Bm25Index } from "./bm25.js";
 import { PassageRanker } from "./ranker.js";
 import type { ChapterSource, WindowPlace } from "./types.js";
 
@@ -111,7 +112,7 @@ export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string): P
       if (reply.type !== "prepared") throw new Error(`corpus worker answered ${reply.type} first`);
       return {
         passages: reply.passages,
-        ranker: Object.assign(new PassageRanker(reply.passages, reply.bm25), { prior: reply.prior }),
+        ranker: Object.assign(new PassageRanker(reply.passages, reply.bm25), { prior: reply.prior, listShare: reply.listShare, commentaryField: new Bm25Index(reply.commentary) }),
         corpusHash: reply.corpusHash,
         trainLsa: async (options) => {
           const { model } = await ask({ type: "train", options }, "trained");

@@ -8,7 +8,10 @@ import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { lsaEmbedder } from "./embedders.js";
 import { Bm25Index, type Bm25Data } from "./bm25.js";
-import { loadExpansion, passagePrior } from "./expansion.js";
+import { withCommentaryCache } from "./citations.js";
+import { commentaryField } from "./commentary-field.js";
+import { loadExpansion, passageChapters, passagePrior } from "./expansion.js";
+import { listShares } from "./listness.js";
 import { LsaModel, trainLsa, type LsaOptions } from "./lsa.js";
 import { corpusPassages } from "./search-windows.js";
 import { tokenize } from "./tokenizer.js";
@@ -31,7 +34,7 @@ export interface CorpusWorkerInput {
 export type CorpusRequest = { type: "train"; options: LsaOptions } | { type: "embed"; model: Uint8Array } | { type: "texts" };
 
 export type CorpusReply =
-  | { type: "prepared"; passages: WindowPlace[]; bm25: Bm25Data; prior: Float32Array; corpusHash: string }
+  | { type: "prepared"; passages: WindowPlace[]; bm25: Bm25Data; prior: Float32Array; listShare: Float32Array; commentary: Bm25Data; corpusHash: string }
   | { type: "texts"; texts: string[] }
   | { type: "trained"; model: Uint8Array }
   | { type: "embedded"; vectors: Float32Array }
@@ -68,12 +71,16 @@ function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
   });
   const bm25 = new Bm25Index(keywordTokens, { lengths }).toData();
   keywordTokens.length = 0;
-  const prior = passagePrior(passages);
+  // Which windows teach (the chapter prior, the list share) and what the commentaries say about each
+  // chapter: ranking data derived from the corpus and the shipped commentaries, not part of the corpus hash.
+  const { prior, commentary } = withCommentaryCache(() => ({ prior: passagePrior(passages), commentary: commentaryField(passageChapters(passages)) }));
+  const listShare = listShares(passages);
   // The windows' places only: the service keeps nothing else of them, and their texts (about 17 MB) are
   // sent only when asked for (an embedding endpoint embeds them in the service's thread).
   const places = passages.map(({ id, book, chapter, verseStart, verseEnd, testament }): WindowPlace => ({ id, book, chapter, verseStart, verseEnd, testament }));
-  const prepared: CorpusReply = { type: "prepared", passages: places, bm25, prior, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
-  port.postMessage(prepared, [bm25.norms.buffer, bm25.idf.buffer, bm25.offsets.buffer, bm25.docs.buffer, bm25.tfs.buffer, prior.buffer] as ArrayBuffer[]);
+  const prepared: CorpusReply = { type: "prepared", passages: places, bm25, prior, listShare, commentary, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
+  const buffers = (d: Bm25Data) => [d.norms.buffer, d.idf.buffer, d.offsets.buffer, d.docs.buffer, d.tfs.buffer];
+  port.postMessage(prepared, [...buffers(bm25), ...buffers(commentary), prior.buffer, listShare.buffer] as ArrayBuffer[]);
 
   port.on("message", async (req: CorpusRequest) => {
     try {

@@ -8,6 +8,7 @@
  */
 import { BOOKS } from "../books.js";
 import { DEFAULT_STUDY_DIR, readGzipJson } from "../../study/data.js";
+import { citationPrior, commentarySections } from "./citations.js";
 import { tokenize } from "./tokenizer.js";
 import type { Passage } from "./types.js";
 
@@ -115,7 +116,7 @@ export function commentaryPrior(chapters: readonly { book: string; chapter: numb
   const chars = new Map<string, number>();
   for (const book of new Set(chapters.map((c) => c.book))) {
     for (const source of SOURCES.filter((s) => PRIOR_SOURCES.has(s.id))) {
-      for (const [chapter, , , title, text] of readGzipJson<SectionRow[]>(dir, `commentaries/${source.id}/${book}.json.gz`) ?? []) {
+      for (const [chapter, , , title, text] of commentarySections(dir, source.id, book) ?? []) {
         if (source.keep && !source.keep(title)) continue;
         const key = `${book}.${chapter}`;
         chars.set(key, (chars.get(key) ?? 0) + text.length);
@@ -129,8 +130,8 @@ export function commentaryPrior(chapters: readonly { book: string; chapter: numb
   return prior;
 }
 
-/** commentaryPrior over a corpus's chapters in the ranker's chapter order (first appearance in the windows). */
-export function passagePrior(passages: readonly Passage[], dir = DEFAULT_STUDY_DIR): Float32Array {
+/** A corpus's chapters in the ranker's chapter order (first appearance in the windows), with their verse counts. */
+export function passageChapters(passages: readonly Pick<Passage, "book" | "chapter" | "verseEnd">[]): { book: string; chapter: number; verses: number }[] {
   const chapters = new Map<string, { book: string; chapter: number; verses: number }>();
   for (const p of passages) {
     const key = `${p.book}.${p.chapter}`;
@@ -138,5 +139,17 @@ export function passagePrior(passages: readonly Passage[], dir = DEFAULT_STUDY_D
     if (c) c.verses = Math.max(c.verses, p.verseEnd);
     else chapters.set(key, { book: p.book, chapter: p.chapter, verses: p.verseEnd });
   }
-  return commentaryPrior([...chapters.values()], dir);
+  return [...chapters.values()];
+}
+
+/**
+ * The teaching prior of a corpus's chapters (passageChapters order), in [0, 1]: the mean of how much the
+ * commentaries say about a chapter (commentaryPrior) and how often they point to it from elsewhere
+ * (citations.ts citationPrior). Measured in docs/search.md "Session 8": the mean beats either alone.
+ */
+export function passagePrior(passages: readonly Pick<Passage, "book" | "chapter" | "verseEnd">[], dir = DEFAULT_STUDY_DIR): Float32Array {
+  const chapters = passageChapters(passages);
+  const length = commentaryPrior(chapters, dir);
+  const cited = citationPrior(chapters, dir);
+  return Float32Array.from(length, (v, i) => (v + cited[i]!) / 2);
 }

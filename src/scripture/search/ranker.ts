@@ -19,10 +19,22 @@ export interface FusionOptions {
   avoid: number;
   /** How far a chapter's teaching prior (expansion.ts commentaryPrior, in [0, 1]) moves its score: x (1 + prior * (p - 0.5)). */
   prior: number;
+  /**
+   * A query of at most this many distinct terms is a short topic search ("travel", "unkind words"): it
+   * names a subject, not a situation, so the chapter's commentary field, the teaching prior at
+   * `shortPrior` and the list damping apply; a longer question is ranked on its own words.
+   */
+  short: number;
+  /** The teaching prior's weight (as `prior`) for a short topic search. */
+  shortPrior: number;
+  /** Weight of the chapter's commentary (commentary-field.ts, BM25 over what the commentaries say about it, scaled by its best) added to its score. */
+  commentary: number;
+  /** How far a window's list share (listness.ts, in [0, 1]) damps its score: x max(0, 1 - list * share). */
+  list: number;
   rrfK: number;
 }
 
-export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.5, second: 0, title: 1, topic: 0.6, overlap: 0.5, avoid: 0.1, prior: 0.3, rrfK: 60 };
+export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.75, second: 0, title: 1, topic: 0.6, overlap: 0.5, avoid: 0.1, prior: 0.3, short: 3, shortPrior: 0.6, commentary: 0.2, list: 2, rrfK: 60 };
 
 export interface DenseHit {
   index: number;
@@ -35,6 +47,11 @@ export interface RankedChapter {
   chapter: number;
   /** In [0, 1]. */
   similarity: number;
+  /**
+   * In [0, 1]: what the question's own words, meaning and named passages say for the chapter, before the
+   * teaching prior and the commentary field reorder it (search.ts reads its confidence from it).
+   */
+  evidence: number;
   /** The chapter's best-scoring window (a passage index), when a window matched; a title or concept alone names none. */
   window?: number;
 }
@@ -44,7 +61,7 @@ export class PassageRanker {
   readonly bm25: Bm25Index;
   readonly chapterOf: Int32Array;
   private readonly firstWindow: number[] = [];
-  private readonly scratch: Record<"window" | "best" | "second" | "score", Float32Array>;
+  private readonly scratch: Record<"window" | "best" | "second" | "score" | "evidence", Float32Array>;
   private readonly bestWindow: Int32Array;
   private readonly chapterMark: Uint8Array;
   private readonly touchedWindows: number[] = [];
@@ -52,6 +69,10 @@ export class PassageRanker {
   readonly chapters: { book: string; chapter: number }[] = [];
   /** Per chapter (chapter id order): which passages teach, in [0, 1]; unset = no prior. */
   prior: Float32Array | undefined;
+  /** Per window: the share of its words that are rare names or numbers (listness.ts); unset = none. */
+  listShare: Float32Array | undefined;
+  /** Keyword index over each chapter's commentary, document i = chapter id i (commentary-field.ts); unset = none. */
+  commentaryField: Bm25Index | undefined;
   private readonly chapterIndex = new Map<string, number>();
 
   constructor(
@@ -76,7 +97,7 @@ export class PassageRanker {
     });
     const n = passages.length;
     const m = this.chapters.length;
-    this.scratch = { window: new Float32Array(n), best: new Float32Array(m), second: new Float32Array(m), score: new Float32Array(m) };
+    this.scratch = { window: new Float32Array(n), best: new Float32Array(m), second: new Float32Array(m), score: new Float32Array(m), evidence: new Float32Array(m) };
     this.chapterMark = new Uint8Array(m);
     this.bestWindow = new Int32Array(m).fill(-1);
   }
@@ -111,7 +132,7 @@ export class PassageRanker {
     const keyword = input.keyword ?? this.bm25.sparse(input.tokens);
     // rank() never awaits, so one set of scratch buffers serves every call; only the windows and
     // chapters a query touches are visited and then reset, never a pass over all of them.
-    const { window: windowScore, best, second, score } = this.scratch;
+    const { window: windowScore, best, second, score, evidence } = this.scratch;
     const windows = this.touchedWindows;
     windows.length = 0;
     if (fusion.mode === "rrf") this.fuseRrf(keyword, input.dense, windowScore, windows, allowed, fusion.rrfK);
@@ -120,8 +141,11 @@ export class PassageRanker {
     const chapters = this.touchedChapters;
     chapters.length = 0;
     const mark = this.chapterMark;
+    // A named passage or remembered line ("the battle is the LORD's") is not a topic search, however short.
+    const short = fusion.short > 0 && input.tokens.length > 0 && new Set(input.tokens).size <= fusion.short && !input.titles.some((m) => m.entry.kind === "title");
+    const list = short && fusion.list !== 0 ? this.listShare : undefined;
     for (const i of windows) {
-      const s = windowScore[i]!;
+      const s = list ? windowScore[i]! * Math.max(0, 1 - fusion.list * list[i]!) : windowScore[i]!;
       windowScore[i] = 0;
       if (s <= 0) continue;
       const c = this.chapterOf[i]!;
@@ -131,19 +155,26 @@ export class PassageRanker {
     }
     for (const c of chapters) score[c] = best[c]! + fusion.second * second[c]!;
     this.addTitles(score, chapters, input.titles, allowed, fusion);
+    // What the question's own words, meaning and named passages say (the similarity, and so the
+    // confidence, is read from it), before the teaching signals reorder the chapters.
+    for (const c of chapters) evidence[c] = score[c]!;
+    if (short && this.commentaryField && fusion.commentary !== 0) this.addCommentary(input.tokens, score, chapters, allowed, fusion.commentary);
     const prior = this.prior;
-    if (prior && fusion.prior !== 0) for (const c of chapters) score[c]! *= 1 + fusion.prior * (prior[c]! - 0.5);
+    const priorWeight = short ? fusion.shortPrior : fusion.prior;
+    if (prior && priorWeight !== 0) for (const c of chapters) score[c]! *= 1 + priorWeight * (prior[c]! - 0.5);
     for (const a of input.avoid ?? []) {
       const c = this.chapterId(a.book, a.chapter);
-      if (c !== undefined && mark[c]) score[c]! *= fusion.avoid;
+      if (c !== undefined && mark[c]) (score[c]! *= fusion.avoid), (evidence[c]! *= fusion.avoid);
     }
 
     const max = 1 + fusion.second + fusion.title;
     const ranked = topChapters(chapters, score, limit).map((c): RankedChapter => {
       const w = this.bestWindow[c]!;
-      return { ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max), ...(w >= 0 ? { window: w } : {}) };
+      // A chapter only its commentary brought in has no evidence of its own: its score stands in.
+      const sure = evidence[c]! > 0 ? evidence[c]! : score[c]!;
+      return { ...this.chapters[c]!, similarity: Math.min(0.999, score[c]! / max), evidence: Math.min(0.999, sure / max), ...(w >= 0 ? { window: w } : {}) };
     });
-    for (const c of chapters) (best[c] = 0), (second[c] = 0), (score[c] = 0), (mark[c] = 0), (this.bestWindow[c] = -1);
+    for (const c of chapters) (best[c] = 0), (second[c] = 0), (score[c] = 0), (evidence[c] = 0), (mark[c] = 0), (this.bestWindow[c] = -1);
     return ranked;
   }
 
@@ -183,6 +214,20 @@ export class PassageRanker {
     if (dense) {
       const hits = dense.filter((h) => allowed(h.index)).sort((a, b) => b.score - a.score);
       hits.forEach((h, r) => add(h.index, scale / (k + r + 1)));
+    }
+  }
+
+  /** What the commentaries say about a chapter, as BM25 over their words scaled by the best allowed chapter's. */
+  private addCommentary(tokens: readonly string[], score: Float32Array, chapters: number[], allowed: (i: number) => boolean, weight: number) {
+    const { docs, scores } = this.commentaryField!.sparse(tokens);
+    let max = 0;
+    for (let j = 0; j < docs.length; j++) if (scores[j]! > max && allowed(this.firstWindow[docs[j]!]!)) max = scores[j]!;
+    if (max <= 0) return;
+    for (let j = 0; j < docs.length; j++) {
+      const c = docs[j]!;
+      if (!allowed(this.firstWindow[c]!)) continue;
+      if (!this.chapterMark[c]) (this.chapterMark[c] = 1), chapters.push(c);
+      score[c]! += (weight * scores[j]!) / max;
     }
   }
 

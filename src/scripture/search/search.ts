@@ -78,10 +78,11 @@ export const SIMILARITY_FLOOR = 0.1;
 
 /**
  * Without a title, concept or remembered line matched, a best result under this similarity is a weak
- * match: measured on every eval set (docs/search.md, "Confidence"), such results held a wanted chapter
- * in their top 5 far less often than the rest.
+ * match: no better than the best keyword window with no agreement in meaning at all (cosine 0), i.e. the
+ * keyword weight over the similarity scale. Measured on every eval set (docs/search.md, "Confidence" and
+ * "Session 8"): such results held a wanted chapter in their top 5 far less often than the rest.
  */
-export const LOW_CONFIDENCE_SIMILARITY = 0.35;
+export const LOW_CONFIDENCE_SIMILARITY = DEFAULT_FUSION.keyword / (1 + DEFAULT_FUSION.second + DEFAULT_FUSION.title);
 
 export class SearchUnavailableError extends Error {
   override name = "SearchUnavailableError";
@@ -219,11 +220,12 @@ export class ScriptureSearch {
     let guessed = false;
     if (ranked.length === 0 && /\p{L}/u.test(req.query)) ({ ranked, tokens, gentle } = this.fallback(index, req)), (guessed = true);
     ranked = ranked.filter((r) => r.similarity >= SIMILARITY_FLOOR);
+    const evidence = ranked[0]?.evidence ?? 0;
     const idf = new Map<string, number>();
     for (const t of tokens) if (!idf.has(t)) idf.set(t, index.ranker.bm25.idf(t));
     const results = ranked.flatMap((r) => this.chapterResult(req.bibleId, r.book, r.chapter, r.similarity, (_bible, ch) => rememberedFirst(phrases, ch, this.highlights(index, ch, r, idf, gentle))) ?? []);
     this.metrics?.search("semantic_hybrid", (performance.now() - started) / 1000);
-    const lowConfidence = guessed || results.length === 0 || (!named && results[0]!.similarity < LOW_CONFIDENCE_SIMILARITY);
+    const lowConfidence = guessed || results.length === 0 || (!named && evidence < LOW_CONFIDENCE_SIMILARITY);
     const reason = results.length === 0 || !lowConfidence ? undefined : guessed ? "guess" : "weak";
     return { results, type: "semantic_hybrid", lowConfidence, ...(reason ? { lowConfidenceReason: reason } : {}) };
   }
@@ -375,7 +377,7 @@ export class ScriptureSearch {
     phrases ??= this.phraseHits(index, req, ranges);
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
-    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost)];
+    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost(phrases))];
     // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`, or
     // every care concept's when the caller already knows the asker needs care).
     const avoid = req.care ? CARE_AVOID : concepts.flatMap((m) => m.concept.avoid);
@@ -512,10 +514,30 @@ function rememberedFirst(phrases: readonly PhraseHit[], ch: ChapterText, highlig
  */
 const PHRASE_MIN_COVERAGE = 0.6;
 
-/** A remembered line as a ranker boost on its verse: the whole line as much as a named passage, part of it less. */
-function phraseBoost(h: PhraseHit): TitleMatch {
-  const entry: TitleEntry = { kind: "title", names: [], phrases: [], ranges: [{ book: h.book, chapter: h.chapter, chapterEnd: h.chapter, verseStart: h.verse, verseEnd: h.verse }] };
-  return { entry, length: h.run, coverage: h.coverage, weight: h.coverage * h.coverage };
+/**
+ * Verses a query's words in order may match before they stop recalling one line: "i can do all things"
+ * is in one verse, "young men" or "the eyes" in dozens, where the match is only the words again (a
+ * narrative's "lifted up his eyes" is not what "the eyes" asks about). Past this many verses sharing the
+ * matched wording, each of their boosts shrinks in proportion.
+ */
+export const PHRASE_TUNING = { distinct: 4 };
+
+/**
+ * Remembered lines as ranker boosts on their verses: the whole line as much as a named passage, part of
+ * it less, and a wording many verses share less still (PHRASE_TUNING).
+ */
+export function phraseBoost(all: readonly PhraseHit[]): (h: PhraseHit) => TitleMatch {
+  // Verses per matched wording: "the battle is the lords" whole is one verse's, its part "is the lords" many's.
+  const verses = new Map<string, Set<string>>();
+  for (const h of all) {
+    const wording = h.words.join(" ");
+    (verses.get(wording) ?? verses.set(wording, new Set()).get(wording)!).add(`${h.book}.${h.chapter}.${h.verse}`);
+  }
+  return (h) => {
+    const share = Math.min(1, PHRASE_TUNING.distinct / Math.max(1, verses.get(h.words.join(" "))?.size ?? 1));
+    const entry: TitleEntry = { kind: "title", names: [], phrases: [], ranges: [{ book: h.book, chapter: h.chapter, chapterEnd: h.chapter, verseStart: h.verse, verseEnd: h.verse }] };
+    return { entry, length: h.run, coverage: h.coverage, weight: h.coverage * h.coverage * share };
+  };
 }
 
 const SCRIPTURE_ITSELF = "the word of God";

@@ -1,0 +1,28 @@
+// Builds topics-dev.jsonl and topics-heldout.jsonl from topics.src.txt (see its header for the format, the
+// split and the phrasing). Refuses a topic the concept table covers (this set measures the ranking where no
+// table helps). Run: node --import tsx evals/search/build-topics.mjs
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { matchConcepts } from "../../src/scripture/search/concepts.ts";
+
+const dir = import.meta.dirname;
+const lines = readFileSync(join(dir, "topics.src.txt"), "utf8").split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
+const out = { dev: [], heldout: [] };
+const seen = new Set();
+const covered = [];
+lines.forEach((l, i) => {
+  const [topic, targets] = l.split("|");
+  if (!topic || !targets) throw new Error(`bad line "${l}"`);
+  if (seen.has(topic)) throw new Error(`duplicate topic "${topic}"`);
+  seen.add(topic);
+  const chapters = targets.split(",").map((t) => t.trim());
+  for (const c of chapters) if (!/^[1-3A-Z]{3} \d+$/.test(c)) throw new Error(`bad chapter "${c}" in "${topic}"`);
+  const n = i + 1;
+  const query = Math.floor((n - 1) / 2) % 2 === 1 ? `What does the Bible say about ${topic}?` : topic;
+  const hit = [...matchConcepts(topic, undefined, "en"), ...matchConcepts(query, undefined, "en")];
+  if (hit.length > 0) covered.push(`${topic} (${[...new Set(hit.map((m) => m.concept.id))].join(", ")})`);
+  out[n % 2 === 0 ? "heldout" : "dev"].push(JSON.stringify({ id: n, query, targets: [...new Set(chapters)], lang: "en" }));
+});
+if (covered.length > 0) throw new Error(`topics the concept table covers (remove them):\n  ${covered.join("\n  ")}`);
+for (const s of ["dev", "heldout"]) writeFileSync(join(dir, `topics-${s}.jsonl`), out[s].join("\n") + "\n");
+console.log(`dev ${out.dev.length}, heldout ${out.heldout.length}`);
