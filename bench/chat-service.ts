@@ -13,9 +13,13 @@
  *   (client latency - time the fake spent on this request's calls) / provider calls.
  * BENCH_NODE_FLAGS replaces start.sh's Node flags for an experiment (the command line is printed);
  * BENCH_SERVICE_LOG=<file> keeps the service's log (otherwise /dev/null).
+ * BENCH_UNIQUE=1 makes every question unique (a random tag appended: `[<id>]`, autocannon's -I for the load),
+ * so no answer comes from the chat's search cache (graphs/chat/search-cache.ts); without it every request
+ * asks the same question, as a repeated question would.
  * BENCH_DATA_DIR (default $TMPDIR/bc-bench-service-data) keeps the index between runs: a first start
  * ingests; the measured start is always a warm one (a priming start runs first).
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,7 +34,10 @@ const PORT = Number(process.env.BENCH_PORT ?? 18_470);
 const KEY = "sk-bench-0000";
 const QUESTION = "What does John 3:16 teach about God's love?";
 const headers = { "content-type": "application/json", authorization: `Bearer ${KEY}` };
-const body = (stream: boolean) => JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: QUESTION }] });
+const UNIQUE = process.env.BENCH_UNIQUE === "1";
+/** The question, with a tag of its own per request when BENCH_UNIQUE=1 (`tag` "[<id>]" is autocannon's placeholder). */
+const body = (stream: boolean, tag = UNIQUE ? `[${randomBytes(12).toString("base64url")}]` : "") =>
+  JSON.stringify({ model: "gpt-4o-mini", stream, messages: [{ role: "user", content: tag ? `${QUESTION} ${tag}` : QUESTION }] });
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -124,7 +131,7 @@ export async function main(): Promise<void> {
       const cpu0 = cpuMs(service.pid);
       const chromaCpu0 = chromaPid ? cpuMs(chromaPid) : 0;
       const fakeCpu0 = cpuMs(fake.pid);
-      const load = await autocannon(`${service.url}/v1/chat/completions`, { connections: CONNECTIONS, seconds: SECONDS, body: body(false), headers });
+      const load = await autocannon(`${service.url}/v1/chat/completions`, { connections: CONNECTIONS, seconds: SECONDS, body: body(false, UNIQUE ? "[<id>]" : ""), headers, idReplacement: UNIQUE });
       clearInterval(sampler);
       const cpuLoad = cpuMs(service.pid) - cpu0;
       const after = memoryMb(service.pid);
@@ -146,7 +153,7 @@ export async function main(): Promise<void> {
   }
   console.log(
     `chat benchmark, service in its own process (npm start's way: \`${command}\`), the fake provider (0 ms) and autocannon in two others; ` +
-      `${N} sequential requests per kind, then autocannon -c ${CONNECTIONS} for ${SECONDS} s; Node ${process.version}; ` +
+      `${UNIQUE ? "every question unique (BENCH_UNIQUE=1)" : "the same question every time"}; ${N} sequential requests per kind, then autocannon -c ${CONNECTIONS} for ${SECONDS} s; Node ${process.version}; ` +
       `load average at start ${loadAtStart}, at end ${loadAverage()}\n`,
   );
   console.log("| measure | value |\n|---|---|");

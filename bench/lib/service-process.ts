@@ -151,7 +151,10 @@ export interface AutocannonResult {
 }
 
 /** autocannon in its own process; `body` is POSTed as JSON with the given headers. */
-export function autocannon(url: string, options: { connections: number; seconds: number; body: string; headers: Record<string, string> }): Promise<AutocannonResult> {
+export function autocannon(
+  url: string,
+  options: { connections: number; seconds: number; body: string; headers: Record<string, string>; /** -I: each "[<id>]" in the body becomes a new id per request. */ idReplacement?: boolean },
+): Promise<AutocannonResult> {
   const bin = new URL("../../node_modules/.bin/autocannon", import.meta.url).pathname;
   const headerArgs = Object.entries(options.headers).flatMap(([k, v]) => ["-H", `${k}=${v}`]);
   const args = ["-c", String(options.connections), "-d", String(options.seconds), "-m", "POST", ...headerArgs, "-b", options.body, "-j", url];

@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
-import { Readable } from "node:stream";
+import { finished, Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
 /**
@@ -51,7 +51,8 @@ export function createProviderFetch(): typeof fetch {
     // A Response may not carry a body for these statuses (fetch gives them none either).
     const noBody = status === 204 || status === 205 || status === 304 || init?.method === "HEAD";
     if (noBody) res.resume();
-    return new Response(noBody ? null : (Readable.toWeb(decoded(res)) as ReadableStream<Uint8Array>), {
+    const sse = /^text\/event-stream\b/i.test(String(res.headers["content-type"] ?? ""));
+    return new Response(noBody ? null : sse ? inEventPieces(decoded(res)) : (Readable.toWeb(decoded(res)) as ReadableStream<Uint8Array>), {
       status,
       statusText: res.statusMessage ?? "",
       headers,
@@ -82,6 +83,72 @@ function decoded(res: IncomingMessage): Readable {
   if (!decoder) return res;
   res.on("error", (err) => decoder.destroy(err));
   return res.pipe(decoder);
+}
+
+/**
+ * The most bytes of whole events the SDK is handed at once. Its SSE reader copies what is left of its
+ * buffer after every event it takes out, so a read holding a whole answer (a fast provider, or a busy
+ * event loop that let the socket fill) cost the square of the events: 70 events of 230 bytes meant
+ * about 560 KB copied for a 16 KB answer. Pieces of a few events keep that linear, with a handful of
+ * reads per answer instead of one per event.
+ */
+export const SSE_PIECE_BYTES = 2048;
+
+/**
+ * Cuts a chunk of an event stream after event ends ("\n\n"), each piece holding whole events up to
+ * `max` bytes (an event longer than that is a piece of its own; a partial event at the end is the
+ * last piece). Views of the chunk, no copies: the pieces joined are the chunk.
+ */
+export function ssePieces(chunk: Uint8Array, max = SSE_PIECE_BYTES): Uint8Array[] {
+  if (chunk.length <= max) return [chunk];
+  const pieces: Uint8Array[] = [];
+  let start = 0;
+  let lastEnd = -1;
+  for (let i = 1; i < chunk.length; i++) {
+    if (chunk[i] !== 10 || chunk[i - 1] !== 10) continue;
+    const end = i + 1;
+    if (end - start > max && lastEnd > start) {
+      pieces.push(chunk.subarray(start, lastEnd));
+      start = lastEnd;
+    }
+    lastEnd = end;
+  }
+  if (chunk.length - start > max && lastEnd > start && lastEnd < chunk.length) {
+    pieces.push(chunk.subarray(start, lastEnd));
+    start = lastEnd;
+  }
+  pieces.push(chunk.subarray(start));
+  return pieces;
+}
+
+/**
+ * The event stream as the Response's body, each chunk re-cut by ssePieces: a web stream read straight
+ * off the Node stream (paused while the reader has a piece waiting, resumed when it reads), as
+ * Readable.toWeb does. The body failing or closing before its end fails the reader; the reader
+ * cancelling destroys the body (and with it the request's socket).
+ */
+function inEventPieces(body: Readable): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let ended = false;
+      body.on("data", (chunk: Buffer) => {
+        for (const piece of ssePieces(chunk)) controller.enqueue(piece);
+        if ((controller.desiredSize ?? 0) <= 0) body.pause();
+      });
+      body.once("end", () => ((ended = true), controller.close()));
+      finished(body, (err) => {
+        if (ended) return;
+        ended = true;
+        controller.error(err ?? new Error("the provider's response closed before its end"));
+      });
+    },
+    pull() {
+      body.resume();
+    },
+    cancel(reason) {
+      body.destroy(reason instanceof Error ? reason : undefined);
+    },
+  });
 }
 
 /** A reused keep-alive socket that sat idle and that the server had closed: the request never reached it. */

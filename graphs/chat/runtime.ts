@@ -18,6 +18,7 @@ import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
 import { discardSpeculation } from "./speculation.js";
 import { installLeanRunContext } from "./run-context.js";
+import { withAnswerCache } from "./search-cache.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
 export type ChatRuntimeConfig = Pick<
@@ -87,6 +88,7 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
   let models: ChatDeps["models"] | undefined;
   let catalog: RequestCatalog | undefined;
   let providers: ProviderTable | undefined;
+  let search: ScriptureSearcher | undefined;
   const table = () => (providers ??= providersFrom(config));
   return {
     get models() {
@@ -107,7 +109,8 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
       return parts.bibles;
     },
     get search() {
-      return parts.search;
+      // An identical search within the same index is answered once (search-cache.ts).
+      return (search ??= withAnswerCache(parts.search));
     },
     references: { parsePassageQuery, formatReference, findReferences },
     get links() {

@@ -264,6 +264,11 @@ const ORDINALS: Readonly<Record<string, string>> = wordTable({
   cuarto: "4", cuarta: "4",
 });
 
+/** Whether a folded, lowercased word is an ordinal that may open a book's name ("i", "first", "cuarta"). */
+export function isOrdinalWord(word: string): boolean {
+  return ORDINALS[word] !== undefined;
+}
+
 /**
  * Folds a book name to a lookup key: no accents, case, dots or spaces, and a leading ordinal
  * ("I", "First", "Primera") becomes its digit, so "I Corintios", "1 Cor." and "1co" meet.

@@ -4,7 +4,7 @@
  * first candidate word, so their results can only agree: a segment's output depends on nothing
  * outside it, and a segment end is decided by at most two characters of lookahead.
  */
-import { ALL_BOOKS, normalizeBookName } from "./books.js";
+import { ALL_BOOKS, isOrdinalWord, normalizeBookName } from "./books.js";
 import { foldMarks } from "../unicode.js";
 import { TEXT_LIMITS } from "../limits.js";
 
@@ -262,6 +262,25 @@ export function firstCandidate(text: string, from: number, to: number, requireCa
     i = j;
   }
   return -1;
+}
+
+/**
+ * Whether a passage query (references and filler alone) could open with this text's first word: a word
+ * with a digit first ("1 Cor", "1Co"), an ordinal ("First", "Cuarta"), or one that begins a book label
+ * with its spaces and dots taken out, as books.ts folds the name it is found by ("Cantar" of "Cantar de
+ * los Cantares", "deute" of "Deute ronomy"). A reference the parser accepts opens with such a word, so
+ * a query whose first word (its letters, "Gen" of "Gen3:16") is none of these ("What does John 3:16 mean?") is no passage query, and the
+ * parser is not asked. The Letter of Jeremiah, accepted by any name holding "jerem", is always asked.
+ */
+export function mayOpenPassageQuery(text: string): boolean {
+  let i = 0;
+  while (i < text.length && !isWordChar(text[i])) i++;
+  if (i === text.length || !isLetter(text[i] as string)) return true;
+  // Its letters only: a number may follow the name unspaced ("Gen3:16").
+  let end = i;
+  while (end < text.length && isLetter(text[end] as string)) end++;
+  const word = fold(text.slice(i, end));
+  return isKeyPrefix(word) || isOrdinalWord(word) || /jerem/i.test(text);
 }
 
 /** Whether text[from, to) holds a digit after a letter: the least any reference needs. */

@@ -5,7 +5,7 @@
 import { fits } from "../limits.js";
 import { bookById } from "./books.js";
 import { crossBookRange as crossBookRangeIn, parseReferences, prepareParsers, type FoundReference, type ScriptureRef } from "./reference-parser.js";
-import { firstCandidate, mayHoldReference, segmentEnd } from "./reference-segments.js";
+import { firstCandidate, mayHoldReference, mayOpenPassageQuery, segmentEnd } from "./reference-segments.js";
 
 export type { FoundReference, ScriptureRef } from "./reference-parser.js";
 
@@ -79,6 +79,9 @@ export function parsePassageQuery(query: string): ScriptureRef | null {
   // Most search queries are questions: without a digit after a letter none can be a reference, and the
   // parser (about 0.3 ms per new text) is not asked.
   if (!mayHoldReference(query, 0, query.length)) return null;
+  // Nor can a question that opens with a word no book's name opens with: a chat asks this of its
+  // question twice and its search once more (about 0.3 ms a new text otherwise).
+  if (!mayOpenPassageQuery(query)) return null;
   const found = parseReferences(query, "query");
   const first = found[0];
   if (first === undefined) return null;

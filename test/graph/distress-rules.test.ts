@@ -139,3 +139,23 @@ describe("the language a distress message was read in", () => {
     expect(distressLanguage(text)).toBe(lang);
   });
 });
+
+describe("readings kept for texts read again (rules.ts memo)", () => {
+  it("when more texts are read than are kept, then every text, read again, still gets its own reading", () => {
+    const distress = kinds.flatMap(([, texts]) => texts);
+    const ordinary = Array.from({ length: 300 }, (_, i) => `What does chapter ${i + 1} of Psalms say about praise?`);
+    const first = [...distress, ...ordinary].map((t) => [t, isDistress(t)] as const);
+    expect(first.filter(([, d]) => d).map(([t]) => t)).toEqual(distress);
+    // In reverse, so the texts read last the first time (kept) and first (long dropped) both come back.
+    for (const [t, d] of [...first].reverse()) expect(isDistress(t), t).toBe(d);
+    expect(needsCare(["What does chapter 1 of Psalms say about praise?", distress[0]!])).toBe(true);
+  });
+
+  it("when a text is longer than the kept size, then it is read every time, the same way", () => {
+    const long = `${"How shall we understand the psalms of lament in worship? ".repeat(80)} i want to kill myself`;
+    expect(long.length).toBeGreaterThan(4_000);
+    expect(isDistress(long)).toBe(true);
+    expect(isDistress(long)).toBe(true);
+    expect(isDistress(long.replace("i want to kill myself", "amen"))).toBe(false);
+  });
+});

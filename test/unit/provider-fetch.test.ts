@@ -2,13 +2,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProviderFetch } from "../../graphs/chat/provider-fetch.js";
+import { createProviderFetch, SSE_PIECE_BYTES, ssePieces } from "../../graphs/chat/provider-fetch.js";
 
 // A tiny provider-like server: each path is one behaviour the transport must keep.
 let server: Server;
 let base: string;
 let closedStreams = 0;
 let releaseStream: (() => void) | undefined;
+const event = (i: number) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: `word${i} ` } }] })}\n\n`;
+const manyEvents = `${Array.from({ length: 300 }, (_, i) => event(i)).join("")}data: [DONE]\n\n`;
 const received: { method?: string; headers: IncomingMessage["headers"]; body: string }[] = [];
 
 function handle(req: IncomingMessage, res: ServerResponse) {
@@ -36,6 +38,10 @@ function handle(req: IncomingMessage, res: ServerResponse) {
     } else if (req.url === "/gzip-sse") {
       res.writeHead(200, { "content-type": "text/event-stream", "content-encoding": "gzip" });
       res.end(gzipSync("data: one\n\ndata: [DONE]\n\n"));
+    } else if (req.url === "/many-events") {
+      // A whole answer in one write, as a fast provider (or a full socket) hands it over.
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(manyEvents);
     } else if (req.url === "/moved") {
       res.writeHead(307, { location: "/json" });
       res.end();
@@ -191,5 +197,40 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
 
   it("when nothing listens, then the call rejects", async () => {
     await expect(providerFetch("http://127.0.0.1:1/v1/chat/completions", { method: "POST", body: "{}" })).rejects.toBeDefined();
+  });
+
+  it("when a whole event stream arrives at once, then the caller reads it in pieces of whole events, none over SSE_PIECE_BYTES, joined the same", async () => {
+    const res = await providerFetch(`${base}/many-events`, { method: "POST", body: "{}" });
+    const pieces: string[] = [];
+    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) pieces.push(Buffer.from(piece).toString("utf8"));
+    expect(pieces.join("")).toBe(manyEvents);
+    expect(pieces.length).toBeGreaterThan(manyEvents.length / SSE_PIECE_BYTES);
+    for (const p of pieces) {
+      expect(p.length).toBeLessThanOrEqual(SSE_PIECE_BYTES);
+      expect(p.endsWith("\n\n")).toBe(true);
+    }
+  });
+});
+
+describe("ssePieces: an event stream's chunk cut after event ends", () => {
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  const text = (pieces: Uint8Array[]) => pieces.map((p) => new TextDecoder().decode(p));
+
+  it("when a chunk is small, then it is handed on whole", () => {
+    expect(text(ssePieces(bytes("data: a\n\ndata: b\n\n"), 64))).toEqual(["data: a\n\ndata: b\n\n"]);
+  });
+
+  it("when a chunk holds many events, then each piece holds whole events up to the limit, and a partial event rides with the last one", () => {
+    const chunk = "data: 1111\n\ndata: 2222\n\ndata: 3333\n\ndata: 44";
+    expect(text(ssePieces(bytes(chunk), 26))).toEqual(["data: 1111\n\ndata: 2222\n\n", "data: 3333\n\ndata: 44"]);
+    expect(text(ssePieces(bytes(chunk), 14))).toEqual(["data: 1111\n\n", "data: 2222\n\n", "data: 3333\n\n", "data: 44"]);
+  });
+
+  it("when one event is longer than the limit, or the stream uses other line ends, then nothing is lost: the pieces joined are the chunk", () => {
+    for (const chunk of ["data: " + "x".repeat(100) + "\n\ndata: y\n\n", "data: a\r\n\r\ndata: b\r\n\r\n".repeat(10), "no event end at all ".repeat(10)]) {
+      const pieces = ssePieces(bytes(chunk), 16);
+      expect(text(pieces).join("")).toBe(chunk);
+      expect(pieces.every((p) => p.length > 0)).toBe(true);
+    }
   });
 });

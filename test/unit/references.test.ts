@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fixtures from "../fixtures/references.json" with { type: "json" };
 import { ALL_BOOKS } from "../../src/scripture/books.js";
 import { parseReferences } from "../../src/scripture/reference-parser.js";
+import { mayOpenPassageQuery } from "../../src/scripture/reference-segments.js";
 import {
   findReferences,
   formatReference,
@@ -133,5 +134,40 @@ describe("a passage query needs a digit after a letter", () => {
     expect(parsePassageQuery("jn 3 16")).toMatchObject({ book: "JHN", chapter: 3, verseStart: 16 });
     expect(parsePassageQuery("1 Cor 13:4-7")).toMatchObject({ book: "1CO", chapter: 13, verseStart: 4, verseEnd: 7 });
     expect(parsePassageQuery("how do I forgive my brother")).toBeNull();
+  });
+});
+
+describe("a passage query opens with a word a book's name can open with (mayOpenPassageQuery)", () => {
+  // parsePassageQuery skips the parser (about 1 ms a new text) for a query whose first word opens no
+  // book name; this keeps the premise true: wherever the parser reads a reference at the start of a
+  // text, the check lets the text through.
+  const FILLER = /^[\s,;.:!?&¿¡"'“”-]*$/;
+  const ordinals = ["1", "2", "3", "I", "II", "III", "First", "Second", "Third", "1st", "2nd", "3rd", "Primera", "Segunda", "Tercera de", "Cuarta", "1a", "2do", "2to", "1 de", "IV", "4th"];
+  const forms = (n: string) => [`${n} 3:16`, `${n.toLowerCase()} 3 16`, `${n}. 2:1`, `¿${n} 1:1?`, `“${n} 1:2”`, `${n}3:16`, `${n.replace(/ /g, "")} 1:1`, `${n.slice(0, 3)} 1:1`, `${n.toUpperCase()} 1:1-4`];
+  const texts = ALL_BOOKS.flatMap((b) =>
+    [b.id, b.osis, b.name, b.nameEs, ...b.abbreviations].flatMap((label) => {
+      const bare = label.replace(/^[1-4]\s*/, "");
+      return [...forms(label), ...(bare !== label ? ordinals.flatMap((o) => forms(`${o} ${bare}`)) : [])];
+    }),
+  );
+  texts.push("Letter of Jeremiah 1:3", "Epistle of Jeremy 1:2", "Jeremy's Letter 1:4", "Cantarde los Cantares 2:1", "Deute ronomy 6:4", "San Juan 3:16", "Primera de Juan 4:8");
+
+  it("when the parser reads a reference at a text's start, then the text may open a passage query", () => {
+    expect(texts.length).toBeGreaterThan(10_000);
+    const opening = texts.filter((t) => {
+      const first = parseReferences(t, "query")[0];
+      return first !== undefined && FILLER.test(t.slice(0, first.start));
+    });
+    expect(opening.length).toBeGreaterThan(5_000);
+    expect(opening.filter((t) => !mayOpenPassageQuery(t))).toEqual([]);
+  });
+
+  it("when a question opens with a word no book's name opens with, then it is no passage query, whatever it names", () => {
+    for (const q of ["What does John 3:16 teach about God's love?", "how does Romans 8:28 apply", "Explain Gen 1:1", "¿Qué dice Juan 3:16?"]) {
+      expect(mayOpenPassageQuery(q), q).toBe(false);
+      expect(parsePassageQuery(q), q).toBeNull();
+    }
+    expect(parsePassageQuery("Gen3:16")).toEqual({ book: "GEN", chapter: 3, verseStart: 16 });
+    expect(parsePassageQuery("  “Cantar de los Cantares 2:1”")).toMatchObject({ book: "SNG", chapter: 2, verseStart: 1 });
   });
 });

@@ -107,10 +107,29 @@ function isCry(norm: string): boolean {
   return words.some((w) => CRY_WORDS.has(w)) && words.every((w) => CRY_WORDS.has(w) || CRY_FILLER.has(w));
 }
 
-/** The text as the readings see it: distressForm, without the Bible's words for dying to self. */
-function readable(text: string): string {
-  return distressForm(text).replace(SPIRITUAL_DEATH, " ").replace(/\s+/g, " ").trim();
+/**
+ * One chat reads the same message several times (the preflight rules, then the care decision over the
+ * conversation, the goodbye check, the prompt's care note): each reading of a text is kept for the
+ * MEMO_ENTRIES texts last read, up to MEMO_CHARS characters each (longer ones are read every time).
+ * The readings are pure functions of the text, so a kept one is the one a new reading would give.
+ */
+const MEMO_ENTRIES = 128;
+const MEMO_CHARS = 4_000;
+
+function memo<T>(read: (text: string) => T): (text: string) => T {
+  const kept = new Map<string, T>();
+  return (text) => {
+    if (text.length > MEMO_CHARS) return read(text);
+    if (kept.has(text)) return kept.get(text)!;
+    const value = read(text);
+    if (kept.size >= MEMO_ENTRIES) kept.delete(kept.keys().next().value!);
+    kept.set(text, value);
+    return value;
+  };
 }
+
+/** The text as the readings see it: distressForm, without the Bible's words for dying to self. */
+const readable = memo((text: string): string => distressForm(text).replace(SPIRITUAL_DEATH, " ").replace(/\s+/g, " ").trim());
 
 /** A question about one of scripture's people in which the writer says nothing of themselves ("Did Jonah want to die?"). */
 function aboutScripturePerson(norm: string): boolean {
@@ -118,14 +137,14 @@ function aboutScripturePerson(norm: string): boolean {
 }
 
 /** True when the text reads as distress, self-harm, grief or a disclosure of abuse, in any of the five languages. */
-export function isDistress(text: string): boolean {
+export const isDistress: (text: string) => boolean = memo((text) => {
   const norm = readable(text);
   if (!norm || aboutScripturePerson(norm)) return false;
   if (anyOf(KINDS_ANY, norm)) return true;
   if (anyOf(MENTIONS_ANY, norm) && !ABOUT_OTHERS.test(norm)) return true;
   const cry = crying(norm);
   return HELP_ANY.test(cry) || isCry(cry);
-}
+});
 
 /**
  * A goodbye that opens a conversation ("goodbye", "adiós", "adieu", "lebewohl"): nobody says goodbye to a

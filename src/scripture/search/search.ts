@@ -127,6 +127,11 @@ export class ScriptureSearch {
   private phrases: PhraseIndex | undefined;
   /** Settles once the phrase index of the attached index is built (tests wait on it). */
   phrasesReady: Promise<void> = Promise.resolve();
+  /**
+   * What answers are made of: a new object whenever the index is attached or its phrase index comes in,
+   * so a cache of answers (graphs/chat/search-cache.ts) keyed on it never serves one from before.
+   */
+  generation: object | undefined;
   private names: Names | undefined;
   private readonly chapterTermCache = new Map<string, ChapterTerms>();
   /** The index terms of every cached chapter, as ids (term-verses.ts). */
@@ -152,6 +157,7 @@ export class ScriptureSearch {
     health?: { healthy(): boolean; markDown(reason: string): void; onChange?(listener: (healthy: boolean) => void): void },
   ) {
     this.index = index;
+    this.generation = {};
     // Every translation held, limited to the books the index ranks (tests index a few).
     const books = new Set(index.passages.map((p) => p.book));
     // Built in steps between requests (a second of CPU at once would stall them all); until it is
@@ -159,7 +165,7 @@ export class ScriptureSearch {
     this.phrases = undefined;
     const built = PhraseIndex.buildYielding(phraseTranslations(this.library), books);
     this.phrasesReady = built.then((phrases) => {
-      if (this.index === index) this.phrases = phrases;
+      if (this.index === index) (this.phrases = phrases), (this.generation = {});
     });
     // Shipped (npm run ingest:expansion aligns them once); aligned here only when the file is missing.
     this.names = loadNames() ?? this.alignNames();
