@@ -110,20 +110,29 @@ function isCry(norm: string): boolean {
 /**
  * One chat reads the same message several times (the preflight rules, then the care decision over the
  * conversation, the goodbye check, the prompt's care note): each reading of a text is kept for the
- * MEMO_ENTRIES texts last read, up to MEMO_CHARS characters each (longer ones are read every time).
- * The readings are pure functions of the text, so a kept one is the one a new reading would give.
+ * MEMO_ENTRIES texts last read, holding at most MEMO_CHARS characters of text in all (a text longer than
+ * that is read every time). A long message is read once a chat like a short one, so the work stays linear
+ * in the text with no jump at some length, and the memo's memory stays bounded (about 1.6 MB of keys and
+ * readings at the most). The readings are pure functions of the text, so a kept one is the one a new
+ * reading would give.
  */
 const MEMO_ENTRIES = 128;
-const MEMO_CHARS = 4_000;
+const MEMO_CHARS = 400_000;
 
 function memo<T>(read: (text: string) => T): (text: string) => T {
   const kept = new Map<string, T>();
+  let chars = 0;
   return (text) => {
     if (text.length > MEMO_CHARS) return read(text);
     if (kept.has(text)) return kept.get(text)!;
     const value = read(text);
-    if (kept.size >= MEMO_ENTRIES) kept.delete(kept.keys().next().value!);
+    chars += text.length;
     kept.set(text, value);
+    for (const oldest of kept.keys()) {
+      if (kept.size <= MEMO_ENTRIES && chars <= MEMO_CHARS) break;
+      kept.delete(oldest);
+      chars -= oldest.length;
+    }
     return value;
   };
 }
