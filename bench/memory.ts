@@ -13,10 +13,11 @@
  * Peak = the highest 20 ms sample and VmHWM (which also covers start-up). BENCH_DATA_DIR keeps the index
  * between runs (default $TMPDIR/bc-bench-service-data; a first start ingests, the measured one is warm).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ALL_BOOKS } from "../src/scripture/books.js";
+import { evalQueries } from "./lib/eval-queries.js";
 import { autocannon, loadAverage, memoryMb, startFakeProcess, startServiceProcess, type ServiceProcess } from "./lib/service-process.js";
 
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? join(tmpdir(), "bc-bench-service-data");
@@ -28,12 +29,7 @@ const KEY = "sk-bench-0000";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (x: number) => `${x.toFixed(0)} MB`;
 
-const EVALS = join(import.meta.dirname, "..", "evals", "search");
-const queries: string[] = readdirSync(EVALS)
-  .filter((f) => f.endsWith(".jsonl"))
-  .sort()
-  .flatMap((f) => readFileSync(join(EVALS, f), "utf8").split("\n").filter(Boolean))
-  .map((l) => (JSON.parse(l) as { query: string }).query);
+const queries: string[] = evalQueries();
 
 /** The service's V8 figures from its own /metrics (prom-client's default metrics), in MB. */
 async function heap(url: string): Promise<string> {

@@ -16,7 +16,7 @@
  *
  * Run: npm run bench:search [-- --skip-ingest] [-- --requests N]
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +30,7 @@ import { createLogger } from "../src/logger.js";
 import { loadBibleLibrary } from "../src/scripture/corpus.js";
 import { startSearchService } from "../src/scripture/search/service.js";
 import { listen } from "../test/helpers/listen.js";
+import { evalQueries as readEvalQueries } from "./lib/eval-queries.js";
 import { percentile, runLoad, type LoadResult } from "./lib/load-loop.js";
 
 const arg = (name: string) => process.argv.indexOf(name);
@@ -41,12 +42,7 @@ const progress = { ...quiet, info: (o: object, m?: string) => console.log(`  ${m
 // the requests are new texts, as a user's are, and caches keyed by the text (the reference parser's
 // memo) cannot stand in for the work. Passage references ("John 3:16") are left out below: they never
 // reach Chroma, and this bench is about the path that does.
-const EVALS = join(import.meta.dirname, "..", "evals", "search");
-const evalQueries: string[] = readdirSync(EVALS)
-  .filter((f) => f.endsWith(".jsonl"))
-  .sort()
-  .flatMap((f) => readFileSync(join(EVALS, f), "utf8").split("\n").filter(Boolean))
-  .map((l) => (JSON.parse(l) as { query: string }).query);
+const evalQueries: string[] = readEvalQueries();
 const BOOKS = ["GEN", "PSA", "ISA", "MAT", "JHN", "ROM", "PRO", "LUK", "ACT", "REV"];
 
 async function firstIngest(): Promise<number> {
