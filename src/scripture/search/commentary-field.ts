@@ -1,7 +1,7 @@
 /**
  * Words readers use for a chapter, all of them: the commentaries' sections on a chapter (Matthew Henry's
- * Concise, Scofield's notes, the Treasury of David's expositions; the same sections as expansion.ts) as a
- * second keyword field of the chapter, BM25 over their tokens. The window expansion keeps ten distinctive
+ * Concise, Scofield's notes, the Treasury of David's expositions: the sections `COMMENTARY_SOURCES` in
+ * expansion.ts names) as a second keyword field of the chapter, BM25 over their tokens. The window expansion keeps ten distinctive
  * words a window; this field keeps every word ("journey" and "traveller" in the exposition of Psalm 121),
  * at chapter grain, and is blended into a chapter's score (ranker.ts `commentary`). Built in the corpus
  * worker at start, never per request; the model never reads it.
@@ -9,20 +9,14 @@
 import { Bm25Index, type Bm25Data } from "./bm25.js";
 import { DEFAULT_STUDY_DIR } from "../../study/data.js";
 import { commentarySections } from "./citations.js";
+import { COMMENTARY_SOURCES } from "./expansion.js";
 import { tokenize } from "./tokenizer.js";
-
-/** The sections read: the Treasury of David's expositions only (its notes are anthologies of quotations). */
-const SOURCES: { id: string; keep?: (title: string | null) => boolean }[] = [
-  { id: "mhcc" },
-  { id: "scofield" },
-  { id: "tdavid", keep: (title) => title === "Exposition" },
-];
 
 /** The commentary tokens of each chapter, in the order given. */
 export function chapterCommentaryTokens(chapters: readonly { book: string; chapter: number }[], dir = DEFAULT_STUDY_DIR): string[][] {
   const out = new Map<string, string[]>();
   for (const book of new Set(chapters.map((c) => c.book))) {
-    for (const source of SOURCES) {
+    for (const source of COMMENTARY_SOURCES) {
       for (const [chapter, , , title, text] of commentarySections(dir, source.id, book) ?? []) {
         if (source.keep && !source.keep(title)) continue;
         const key = `${book}.${chapter}`;

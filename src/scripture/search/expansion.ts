@@ -38,8 +38,12 @@ const APPARATUS = new Set(
 
 const useful = (t: string) => !/\d/.test(t) && t.length > 2 && !APPARATUS.has(t);
 
-/** The commentaries read, and which of their sections: the Treasury of David's expositions only (its notes are anthologies of quotations). */
-const SOURCES: { id: string; keep?: (title: string | null) => boolean }[] = [
+/**
+ * The commentaries read, and which of their sections: the Treasury of David's expositions only (its notes
+ * are anthologies of quotations). The window expansion and the commentary field (commentary-field.ts) read
+ * the same sections.
+ */
+export const COMMENTARY_SOURCES: readonly { id: string; keep?: (title: string | null) => boolean }[] = [
   { id: "mhcc" },
   { id: "scofield" },
   { id: "tdavid", keep: (title) => title === "Exposition" },
@@ -61,7 +65,7 @@ export function commentaryTerms(passages: readonly Passage[], options = DEFAULT_
   let n = 0;
   for (const book of books) {
     const list: Section[] = [];
-    for (const source of SOURCES) {
+    for (const source of COMMENTARY_SOURCES) {
       for (const [chapter, from, to, title, text] of readGzipJson<SectionRow[]>(dir, `commentaries/${source.id}/${book}.json.gz`) ?? []) {
         if (source.keep && !source.keep(title)) continue;
         const tokens = tokenize(text).filter(useful);
@@ -115,7 +119,7 @@ export function loadExpansion(passages: readonly Passage[], dir = DEFAULT_STUDY_
 export function commentaryPrior(chapters: readonly { book: string; chapter: number; verses: number }[], dir = DEFAULT_STUDY_DIR): Float32Array {
   const chars = new Map<string, number>();
   for (const book of new Set(chapters.map((c) => c.book))) {
-    for (const source of SOURCES.filter((s) => PRIOR_SOURCES.has(s.id))) {
+    for (const source of COMMENTARY_SOURCES.filter((s) => PRIOR_SOURCES.has(s.id))) {
       for (const [chapter, , , title, text] of commentarySections(dir, source.id, book) ?? []) {
         if (source.keep && !source.keep(title)) continue;
         const key = `${book}.${chapter}`;
