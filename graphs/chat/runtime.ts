@@ -18,6 +18,7 @@ import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
 import { discardSpeculation } from "./speculation.js";
 import { installLeanRunContext } from "./run-context.js";
+import { installPooledRandom } from "./random-pool.js";
 import { withAnswerCache } from "./search-cache.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
@@ -161,6 +162,8 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
 export function buildChatRuntime(config: ChatRuntimeConfig, parts: ChatRuntimeParts): ChatRuntime {
   // No LangSmith RunTree per runnable call while nothing traces (run-context.ts).
   installLeanRunContext();
+  // LangGraph's checkpoint ids draw their random bytes from a pool, not one crypto call each (random-pool.ts).
+  installPooledRandom();
   const deps = chatDeps(config, parts);
   const graph = buildChatGraph(deps);
   return {
