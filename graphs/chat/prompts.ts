@@ -93,9 +93,24 @@ export function contextPassage(ctx: ChatContext, bibles: BibleSource, references
  */
 export function systemPromptCore(prompts: PromptRegistry, ctx: ChatContext): string {
   const docs = selectedDocs(prompts, ctx);
+  // A pure function of the registry's documents and these three values: rendered once per registry and
+  // combination (a registry is never changed once loaded), not for every request. The theologies,
+  // profiles and translations are the registry's and the library's, so the combinations are few; a
+  // bound keeps a registry built by hand with many of them from holding more.
+  let made = coreMemo.get(prompts);
+  if (!made) coreMemo.set(prompts, (made = new Map()));
+  const key = `${docs.theology.slug}\n${docs.profile.slug}\n${ctx.bibleId}`;
+  const known = made.get(key);
+  if (known !== undefined) return known;
   const vars = coreVars(ctx, docs);
-  return [prompts.guardrails, docs.theology, docs.profile].map((d) => render(d.body, vars)).join("\n\n");
+  const core = [prompts.guardrails, docs.theology, docs.profile].map((d) => render(d.body, vars)).join("\n\n");
+  if (made.size < CORE_MEMO_MAX) made.set(key, core);
+  return core;
 }
+
+/** Rendered cores per registry, by theology, profile and translation (systemPromptCore). */
+const coreMemo = new WeakMap<PromptRegistry, Map<string, string>>();
+const CORE_MEMO_MAX = 1024;
 
 /**
  * The system prompt: the core, then what varies per request: the care-first note, the passage the

@@ -5,7 +5,7 @@ import type { MetricsRecorder } from "../../src/metrics.js";
 import type { PromptRegistry } from "../../src/prompts/loader.js";
 import { convertLinks, createLinkStream } from "../../src/scripture/links.js";
 import { findReferences, formatReference, parsePassageQuery } from "../../src/scripture/references.js";
-import { ANSWER_SINK, isAnswerEvent } from "./answer/answer-stream.js";
+import { ANSWER_SINK } from "./answer/answer-stream.js";
 import { type ChatOutcome, type ChatRequestContext, type Citation, type ChatTurn, DEFAULT_API_KEY_PREFIXES, isIntercepted, isRejected, type RequestCatalog, requestCatalog, type RunChatOptions } from "./contract.js";
 import type { BibleSource, ChatDeps, GraphLogger, LinkTools, ScriptureSearcher } from "./deps.js";
 import { careOnProviderFailure } from "./care-on-failure.js";
@@ -18,6 +18,7 @@ import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
 import { discardSpeculation } from "./speculation.js";
 import { installLeanRunContext } from "./run-context.js";
+import { installPooledRandom } from "./random-pool.js";
 import { withAnswerCache } from "./search-cache.js";
 
 /** The configuration the chat runtime reads (src/config.ts is its only source). */
@@ -161,6 +162,8 @@ export function chatDeps(config: ChatRuntimeConfig, parts: ChatRuntimeParts): Ch
 export function buildChatRuntime(config: ChatRuntimeConfig, parts: ChatRuntimeParts): ChatRuntime {
   // No LangSmith RunTree per runnable call while nothing traces (run-context.ts).
   installLeanRunContext();
+  // LangGraph's checkpoint ids draw their random bytes from a pool, not one crypto call each (random-pool.ts).
+  installPooledRandom();
   const deps = chatDeps(config, parts);
   const graph = buildChatGraph(deps);
   return {
@@ -189,17 +192,17 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
       { messages: toMessages(turns) },
       {
         context: ctx as unknown as Record<string, unknown>,
-        streamMode: ["custom", "updates"],
-        // Answer pieces go to onDelta directly, not through one custom-stream event each.
-        ...(opts.onDelta ? { configurable: { [ANSWER_SINK]: (text: string) => text && opts.onDelta?.(text) } } : {}),
+        // Updates only: answer pieces go to onDelta directly through the answer sink, not as one
+        // custom-stream event each, and a run without a listener (a non-stream request) drops them there
+        // instead of passing each one through LangGraph's stream to be thrown away here.
+        streamMode: ["updates"],
+        configurable: { [ANSWER_SINK]: (text: string) => text && opts.onDelta?.(text) },
         recursionLimit: recursionLimitFor(deps.maxSteps),
         ...(opts.signal ? { signal: opts.signal } : {}),
       },
     );
     for await (const [mode, data] of stream as AsyncIterable<[string, unknown]>) {
-      if (mode === "custom" && isAnswerEvent(data)) {
-        if (data.text) opts.onDelta?.(data.text);
-      } else if (mode === "updates") {
+      if (mode === "updates") {
         final ??= { category: null, content: "", finishReason: null, promptVersions: "", citations: [], quotes: { verified: 0, corrected: 0, unquoted: 0 } };
         for (const update of Object.values(data as Record<string, Partial<ChatStateValue> | null>)) {
           if (!update) continue;

@@ -54,6 +54,24 @@ describe("streamed and non-streamed answers through the graph", () => {
       { numRuns: 25 },
     );
   }, 120_000);
+
+  it("when a run has no delta listener (LangGraph Studio's), then the answer pieces come on the custom stream and add up to the content", async () => {
+    h.provider.reset();
+    h.provider.on(match.agent(), reply.text("", { chunks: chunksOf(ANSWER, [0.1, 0.35, 0.6, 0.9]) }));
+    const stream = await h.graph.stream(
+      { messages: toMessages([{ role: "user", content: "Tell me about God's love" }]) },
+      { context: context({ skipPreflight: true, convertLinks: true }) as unknown as Record<string, unknown>, streamMode: ["custom", "values"] },
+    );
+    const pieces: string[] = [];
+    let content = "";
+    for await (const [mode, data] of stream as AsyncIterable<[string, { kind?: string; text?: string; content?: string }]>) {
+      if (mode === "custom" && data.kind === "answer") pieces.push(data.text ?? "");
+      if (mode === "values") content = data.content ?? "";
+    }
+    expect(content).toBe(convertLinks(limitWords(ANSWER, 300).text));
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join("")).toBe(content);
+  });
 });
 
 describe("what the graph keeps", () => {

@@ -10,10 +10,6 @@ export interface AnswerEvent {
 /** The run config's `configurable` key under which a caller may pass its delta listener directly. */
 export const ANSWER_SINK = "answerSink";
 
-export function isAnswerEvent(value: unknown): value is AnswerEvent {
-  return typeof value === "object" && value !== null && (value as AnswerEvent).kind === "answer";
-}
-
 /**
  * The answer's way out while it streams: raw text -> word limit -> quotation check -> link conversion
  * -> emit. The pieces emitted add up to exactly what the convertLinks node makes of the whole answer,
