@@ -5,6 +5,7 @@
 import { bookById } from "../scripture/books.js";
 import { findReferences } from "../scripture/references.js";
 import { keyedCache, readGzipJson } from "./data.js";
+import { PackedTexts } from "./packed-text.js";
 import { refItem, type RefItem } from "./passage-refs.js";
 
 /** The translations whose modules carry Strong's tags and notes. */
@@ -60,25 +61,20 @@ interface RawNote {
 type ChapterSegments = (Segment[] | null)[];
 
 /**
- * A book's word tags as read, each chapter kept as its JSON text (UTF-8, outside the V8 heap) and parsed
- * when asked for (0.01-0.3 ms a chapter). Parsed whole, every book of both tagged translations held about
- * 60 MB of heap in small arrays and strings; this way 19 MB.
+ * A book's word tags as read, each chapter kept as its JSON text deflated outside the V8 heap
+ * (packed-text.ts) and parsed when asked for. Parsed whole, every book of both tagged translations held
+ * about 60 MB of heap in small arrays and strings; as UTF-8 JSON 19 MB; deflated about 5 MB.
  */
 class BookTags {
-  private readonly json: Buffer;
-  private readonly offsets: Int32Array;
+  private readonly json: PackedTexts;
 
   constructor(chapters: readonly ChapterSegments[]) {
-    const texts = chapters.map((c) => JSON.stringify(c));
-    this.offsets = new Int32Array(texts.length + 1);
-    texts.forEach((t, i) => (this.offsets[i + 1] = this.offsets[i]! + Buffer.byteLength(t, "utf8")));
-    this.json = Buffer.allocUnsafeSlow(this.offsets[texts.length]!);
-    texts.forEach((t, i) => this.json.write(t, this.offsets[i]!, "utf8"));
+    this.json = new PackedTexts(chapters.map((c) => JSON.stringify(c)));
   }
 
   chapter(chapter: number): ChapterSegments | undefined {
-    if (!Number.isInteger(chapter) || chapter < 1 || chapter >= this.offsets.length) return undefined;
-    return JSON.parse(this.json.toString("utf8", this.offsets[chapter - 1]!, this.offsets[chapter]!)) as ChapterSegments;
+    const text = this.json.get(chapter - 1);
+    return text === undefined ? undefined : (JSON.parse(text) as ChapterSegments);
   }
 }
 
