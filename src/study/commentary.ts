@@ -1,5 +1,5 @@
 /** Commentary sections per book (data/study/commentaries/<id>/<BOOK>.json.gz), read on first use. */
-import { keyedCache, readGzipJson } from "./data.js";
+import { jsonArrayItems, keyedCache, readGzip } from "./data.js";
 import { findCommentary, type CommentaryInfo } from "./commentaries.js";
 import { PackedTexts } from "./packed-text.js";
 
@@ -29,24 +29,47 @@ export interface Commentaries {
  * 12 MB as UTF-8 and about 4 MB deflated.
  */
 class BookSections {
-  private readonly heads: [chapter: number, verseStart: number, verseEnd: number, title: string | null][];
-  /** Per chapter, its packed stream (the JSON array of its sections' texts, in file order). */
-  private readonly streams = new Map<number, number>();
+  private readonly heads: [chapter: number, verseStart: number, verseEnd: number, title: string | null][] = [];
+  /** Per chapter, its packed streams: each the JSON array of the texts of a run of its sections, in file order. */
+  private readonly streams = new Map<number, number[]>();
   private readonly texts: PackedTexts;
 
-  constructor(rows: readonly SectionRow[]) {
-    this.heads = rows.map(([chapter, from, to, title]) => [chapter, from, to, title]);
-    const byChapter = new Map<number, string[]>();
-    for (const [chapter, , , , text] of rows) (byChapter.get(chapter) ?? byChapter.set(chapter, []).get(chapter)!).push(text);
-    [...byChapter.keys()].forEach((chapter, i) => this.streams.set(chapter, i));
-    this.texts = new PackedTexts([...byChapter.values()].map((texts) => JSON.stringify(texts)));
+  /** `json`: the book's file, a JSON array of SectionRow, read a row at a time (data.ts jsonArrayItems). */
+  constructor(json: Buffer) {
+    const heads = this.heads;
+    const streams = this.streams;
+    function* runs(): Generator<string> {
+      let run: string[] = [];
+      let chapter: number | undefined;
+      let stream = 0;
+      const flush = (): string | undefined => {
+        if (chapter === undefined) return undefined;
+        (streams.get(chapter) ?? streams.set(chapter, []).get(chapter)!).push(stream++);
+        const text = JSON.stringify(run);
+        run = [];
+        return text;
+      };
+      for (const item of jsonArrayItems(json)) {
+        const [c, from, to, title, text] = JSON.parse(item) as SectionRow;
+        if (c !== chapter) {
+          const done = flush();
+          if (done !== undefined) yield done;
+          chapter = c;
+        }
+        heads.push([c, from, to, title]);
+        run.push(text);
+      }
+      const done = flush();
+      if (done !== undefined) yield done;
+    }
+    this.texts = new PackedTexts(runs());
   }
 
   /** Sections of the chapter that cover any verse of from..to (all of them when from is undefined), in file order. */
   sections(chapter: number, from: number | undefined, to: number | undefined): CommentarySection[] {
-    const stream = this.streams.get(chapter);
-    if (stream === undefined) return [];
-    const texts = JSON.parse(this.texts.get(stream)!) as string[];
+    const streams = this.streams.get(chapter);
+    if (streams === undefined) return [];
+    const texts = streams.flatMap((i) => JSON.parse(this.texts.get(i)!) as string[]);
     const out: CommentarySection[] = [];
     let k = 0;
     for (const [c, verseStart, verseEnd, title] of this.heads) {
@@ -60,7 +83,7 @@ class BookSections {
 }
 
 export function createCommentaries(dir: string): Commentaries {
-  const books = keyedCache((key) => new BookSections(readGzipJson<SectionRow[]>(dir, `commentaries/${key}.json.gz`) ?? []));
+  const books = keyedCache((key) => new BookSections(readGzip(dir, `commentaries/${key}.json.gz`) ?? Buffer.from("[]")));
   const covers = (id: string, book: string) => {
     const info = findCommentary(id);
     return info !== undefined && (info.scope === "bible" || info.scope.includes(book));

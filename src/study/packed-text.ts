@@ -13,8 +13,10 @@ export class PackedTexts {
   private readonly bytes: Buffer;
   private readonly offsets: Int32Array;
 
-  constructor(texts: readonly string[]) {
-    const parts = texts.map((t) => deflateRawSync(Buffer.from(t, "utf8"), { level: LEVEL }));
+  /** `texts` may be a generator: each is deflated as it comes, so only the compressed ones are held. */
+  constructor(texts: Iterable<string>) {
+    const parts: Buffer[] = [];
+    for (const t of texts) parts.push(deflateRawSync(Buffer.from(t, "utf8"), { level: LEVEL }));
     this.offsets = new Int32Array(parts.length + 1);
     parts.forEach((p, i) => (this.offsets[i + 1] = this.offsets[i]! + p.length));
     // One allocation of its own (not a slice of the pool), so nothing else keeps it alive.

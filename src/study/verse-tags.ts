@@ -4,7 +4,7 @@
  */
 import { bookById } from "../scripture/books.js";
 import { findReferences } from "../scripture/references.js";
-import { keyedCache, readGzipJson } from "./data.js";
+import { jsonArrayItems, keyedCache, readGzip, readGzipJson } from "./data.js";
 import { PackedTexts } from "./packed-text.js";
 import { refItem, type RefItem } from "./passage-refs.js";
 
@@ -68,8 +68,9 @@ type ChapterSegments = (Segment[] | null)[];
 class BookTags {
   private readonly json: PackedTexts;
 
-  constructor(chapters: readonly ChapterSegments[]) {
-    this.json = new PackedTexts(chapters.map((c) => JSON.stringify(c)));
+  /** `json`: the book's file, a JSON array of chapters, kept a chapter's JSON text at a time (data.ts jsonArrayItems). */
+  constructor(json: Buffer) {
+    this.json = new PackedTexts(jsonArrayItems(json));
   }
 
   chapter(chapter: number): ChapterSegments | undefined {
@@ -83,8 +84,8 @@ const RECENT_CHAPTERS = 16;
 
 export function createVerseTags(dir: string): VerseTags {
   const books = keyedCache((key) => {
-    const chapters = readGzipJson<ChapterSegments[]>(dir, `words/${key}.json.gz`);
-    return chapters === undefined ? undefined : new BookTags(chapters);
+    const json = readGzip(dir, `words/${key}.json.gz`);
+    return json === undefined ? undefined : new BookTags(json);
   });
   const recent = new Map<string, ChapterSegments | undefined>();
   const chapterOf = (key: string, chapter: number): ChapterSegments | undefined => {
