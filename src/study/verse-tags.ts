@@ -4,7 +4,8 @@
  */
 import { bookById } from "../scripture/books.js";
 import { findReferences } from "../scripture/references.js";
-import { keyedCache, readGzipJson } from "./data.js";
+import { jsonArrayItems, keyedCache, readGzip, readGzipJson } from "./data.js";
+import { PackedTexts } from "./packed-text.js";
 import { refItem, type RefItem } from "./passage-refs.js";
 
 /** The translations whose modules carry Strong's tags and notes. */
@@ -60,25 +61,21 @@ interface RawNote {
 type ChapterSegments = (Segment[] | null)[];
 
 /**
- * A book's word tags as read, each chapter kept as its JSON text (UTF-8, outside the V8 heap) and parsed
- * when asked for (0.01-0.3 ms a chapter). Parsed whole, every book of both tagged translations held about
- * 60 MB of heap in small arrays and strings; this way 19 MB.
+ * A book's word tags as read, each chapter kept as its JSON text deflated outside the V8 heap
+ * (packed-text.ts) and parsed when asked for. Parsed whole, every book of both tagged translations held
+ * about 60 MB of heap in small arrays and strings; as UTF-8 JSON 19 MB; deflated about 5 MB.
  */
 class BookTags {
-  private readonly json: Buffer;
-  private readonly offsets: Int32Array;
+  private readonly json: PackedTexts;
 
-  constructor(chapters: readonly ChapterSegments[]) {
-    const texts = chapters.map((c) => JSON.stringify(c));
-    this.offsets = new Int32Array(texts.length + 1);
-    texts.forEach((t, i) => (this.offsets[i + 1] = this.offsets[i]! + Buffer.byteLength(t, "utf8")));
-    this.json = Buffer.allocUnsafeSlow(this.offsets[texts.length]!);
-    texts.forEach((t, i) => this.json.write(t, this.offsets[i]!, "utf8"));
+  /** `json`: the book's file, a JSON array of chapters, kept a chapter's JSON text at a time (data.ts jsonArrayItems). */
+  constructor(json: Buffer) {
+    this.json = new PackedTexts(jsonArrayItems(json));
   }
 
   chapter(chapter: number): ChapterSegments | undefined {
-    if (!Number.isInteger(chapter) || chapter < 1 || chapter >= this.offsets.length) return undefined;
-    return JSON.parse(this.json.toString("utf8", this.offsets[chapter - 1]!, this.offsets[chapter]!)) as ChapterSegments;
+    const text = this.json.get(chapter - 1);
+    return text === undefined ? undefined : (JSON.parse(text) as ChapterSegments);
   }
 }
 
@@ -87,8 +84,8 @@ const RECENT_CHAPTERS = 16;
 
 export function createVerseTags(dir: string): VerseTags {
   const books = keyedCache((key) => {
-    const chapters = readGzipJson<ChapterSegments[]>(dir, `words/${key}.json.gz`);
-    return chapters === undefined ? undefined : new BookTags(chapters);
+    const json = readGzip(dir, `words/${key}.json.gz`);
+    return json === undefined ? undefined : new BookTags(json);
   });
   const recent = new Map<string, ChapterSegments | undefined>();
   const chapterOf = (key: string, chapter: number): ChapterSegments | undefined => {

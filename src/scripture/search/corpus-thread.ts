@@ -18,6 +18,8 @@ export interface PreparedCorpus {
   passages: WindowPlace[];
   ranker: PassageRanker;
   corpusHash: string;
+  /** Whether the teaching signals were read from DATA_DIR or built now (always built without a DATA_DIR). */
+  signalsFrom: "stored" | "built";
   /** Trains LSA on the windows; the model and its serialized bytes (what the index file holds). */
   trainLsa(options: LsaOptions): Promise<{ model: LsaModel; bytes: Buffer }>;
   /** The windows' texts, in passage order (embedding them with an endpoint). */
@@ -64,8 +66,8 @@ function chaptersOf(bible: ChapterSource): ChapterData[] {
  * copies the chapters out and adopts the built arrays (tens of milliseconds), so requests keep being
  * served while the seconds of tokenizing, training and embedding run beside them.
  */
-export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string): Promise<PreparedCorpus> {
-  const worker = startWorker({ chapters: chaptersOf(bible), hashSalt });
+export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string, signalsDir?: string): Promise<PreparedCorpus> {
+  const worker = startWorker({ chapters: chaptersOf(bible), hashSalt, ...(signalsDir !== undefined ? { signalsDir } : {}) });
   let failure: Error | undefined;
   let waiting: { resolve(reply: CorpusReply): void; reject(err: Error): void } | undefined;
   const fail = (err: Error) => {
@@ -112,8 +114,9 @@ export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string): P
       if (reply.type !== "prepared") throw new Error(`corpus worker answered ${reply.type} first`);
       return {
         passages: reply.passages,
-        ranker: Object.assign(new PassageRanker(reply.passages, reply.bm25), { prior: reply.prior, listShare: reply.listShare, commentaryField: new Bm25Index(reply.commentary) }),
+        ranker: Object.assign(new PassageRanker(reply.passages, reply.bm25), { prior: reply.signals.prior, listShare: reply.signals.listShare, commentaryField: new Bm25Index(reply.signals.commentary) }),
         corpusHash: reply.corpusHash,
+        signalsFrom: reply.signalsFrom,
         trainLsa: async (options) => {
           const { model } = await ask({ type: "train", options }, "trained");
           const bytes = Buffer.from(model.buffer, model.byteOffset, model.byteLength);

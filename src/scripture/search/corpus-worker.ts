@@ -4,8 +4,13 @@
  * otherwise stall every request the service answers during a first start.
  */
 import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { constants, setPriority } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
+import { DEFAULT_STUDY_DIR } from "../../study/data.js";
+import { buffersOf, readDerived, writeDerived } from "./derived-file.js";
 import { lsaEmbedder } from "./embedders.js";
 import { Bm25Index, type Bm25Data } from "./bm25.js";
 import { withCommentaryCache } from "./citations.js";
@@ -29,12 +34,30 @@ export interface CorpusWorkerInput {
   chapters: ChapterData[];
   /** Hashed before the windows: what else makes an index differ (its version, the window sizes). */
   hashSalt: string;
+  /**
+   * Where the teaching signals are kept between starts (DATA_DIR/search/SIGNALS_FILE): read when valid
+   * for this corpus, code and commentary data, built and written otherwise. None: built every time.
+   */
+  signalsDir?: string;
 }
+
+/** Which windows teach and what the commentaries say of each chapter: ranking data, derived, never part of the corpus hash. */
+export interface TeachingSignals {
+  /** Per chapter (passageChapters order), in [0, 1] (expansion.ts passagePrior). */
+  prior: Float32Array;
+  /** Per window, the share of list words (listness.ts). */
+  listShare: Float32Array;
+  /** The chapters' commentary field (commentary-field.ts). */
+  commentary: Bm25Data;
+}
+
+/** The file the signals are kept in, under CorpusWorkerInput.signalsDir. */
+export const SIGNALS_FILE = "signals.bin";
 
 export type CorpusRequest = { type: "train"; options: LsaOptions } | { type: "embed"; model: Uint8Array } | { type: "texts" };
 
 export type CorpusReply =
-  | { type: "prepared"; passages: WindowPlace[]; bm25: Bm25Data; prior: Float32Array; listShare: Float32Array; commentary: Bm25Data; corpusHash: string }
+  | { type: "prepared"; passages: WindowPlace[]; bm25: Bm25Data; signals: TeachingSignals; signalsFrom: "stored" | "built"; corpusHash: string }
   | { type: "texts"; texts: string[] }
   | { type: "trained"; model: Uint8Array }
   | { type: "embedded"; vectors: Float32Array }
@@ -49,6 +72,64 @@ function corpusHashOf(salt: string, passages: readonly Passage[], expansion: rea
   const h = createHash("sha256").update(salt);
   passages.forEach((p, i) => h.update(`${p.id}\t${p.text}\t${p.tags ?? ""}\t${expansion[i]!.join(" ")}\n`));
   return h.digest("hex").slice(0, 16);
+}
+
+/** The signals' builders, as the ranker reads them. Seconds of reading and tokenizing the commentaries (6 MB gzipped). */
+export function buildTeachingSignals(passages: readonly Passage[]): TeachingSignals {
+  const { prior, commentary } = withCommentaryCache(() => ({ prior: passagePrior(passages), commentary: commentaryField(passageChapters(passages)) }));
+  return { prior, listShare: listShares(passages), commentary };
+}
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Every file under `dir` (sorted, recursive), or none when it is missing. */
+function filesUnder(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/**
+ * What the stored signals are valid for: the corpus (its hash covers the windows, their tags and
+ * expansion), the code that computes them (every file of this directory, where the builders, the
+ * tokenizer and BM25 live, the book list and the study data reader: a changed formula rebuilds them,
+ * with no version to bump by hand) and the commentary data they read.
+ */
+export function signalsKey(corpusHash: string, studyDir = DEFAULT_STUDY_DIR): string {
+  const h = createHash("sha256").update(`${corpusHash}\n`);
+  const named = (root: string, files: string[]) => files.map((file) => [relative(root, file), file] as const);
+  const inputs = [
+    ...named(HERE, filesUnder(HERE)),
+    ...named(HERE, filesUnder(join(HERE, "..")).filter((f) => /[/\\]books\.[jt]s$/.test(f))),
+    ...named(HERE, filesUnder(join(HERE, "../../study")).filter((f) => /[/\\]data\.[jt]s$/.test(f))),
+    ...named(studyDir, filesUnder(join(studyDir, "commentaries"))),
+  ];
+  for (const [name, file] of inputs) h.update(`${name}\n`).update(readFileSync(file));
+  return h.digest("hex");
+}
+
+/** The stored signals when valid for `key`, else built and stored (a file that cannot be written only costs the next start the build). */
+function teachingSignals(passages: readonly Passage[], dir: string | undefined, key: () => string): { signals: TeachingSignals; from: "stored" | "built" } {
+  const path = dir === undefined ? undefined : join(dir, SIGNALS_FILE);
+  const k = path === undefined ? "" : key();
+  const stored = path === undefined ? undefined : (readDerived(path, k) as TeachingSignals | undefined);
+  if (stored) return { signals: stored, from: "stored" };
+  const signals = buildTeachingSignals(passages);
+  if (path !== undefined) {
+    try {
+      writeDerived(path, k, signals);
+    } catch {
+      // A read-only DATA_DIR: the next start builds them again.
+    }
+  }
+  return { signals, from: "built" };
 }
 
 function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
@@ -71,16 +152,16 @@ function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
   });
   const bm25 = new Bm25Index(keywordTokens, { lengths }).toData();
   keywordTokens.length = 0;
+  const corpusHash = corpusHashOf(input.hashSalt, passages, expansion);
   // Which windows teach (the chapter prior, the list share) and what the commentaries say about each
-  // chapter: ranking data derived from the corpus and the shipped commentaries, not part of the corpus hash.
-  const { prior, commentary } = withCommentaryCache(() => ({ prior: passagePrior(passages), commentary: commentaryField(passageChapters(passages)) }));
-  const listShare = listShares(passages);
+  // chapter: derived from the corpus and the shipped commentaries, so kept beside the index and only
+  // read on a warm start (building them read 6 MB of commentary: about a second and 35 MB at start-up).
+  const { signals, from } = teachingSignals(passages, input.signalsDir, () => signalsKey(corpusHash));
   // The windows' places only: the service keeps nothing else of them, and their texts (about 17 MB) are
   // sent only when asked for (an embedding endpoint embeds them in the service's thread).
   const places = passages.map(({ id, book, chapter, verseStart, verseEnd, testament }): WindowPlace => ({ id, book, chapter, verseStart, verseEnd, testament }));
-  const prepared: CorpusReply = { type: "prepared", passages: places, bm25, prior, listShare, commentary, corpusHash: corpusHashOf(input.hashSalt, passages, expansion) };
-  const buffers = (d: Bm25Data) => [d.norms.buffer, d.idf.buffer, d.offsets.buffer, d.docs.buffer, d.tfs.buffer];
-  port.postMessage(prepared, [...buffers(bm25), ...buffers(commentary), prior.buffer, listShare.buffer] as ArrayBuffer[]);
+  const prepared: CorpusReply = { type: "prepared", passages: places, bm25, signals, signalsFrom: from, corpusHash };
+  port.postMessage(prepared, buffersOf([bm25, signals]));
 
   port.on("message", async (req: CorpusRequest) => {
     try {

@@ -49,9 +49,11 @@ export interface SearchIndex {
  * on demand): pure CPU, run in a worker thread so requests keep being answered meanwhile, and so it can
  * overlap Chroma's boot. The caller releases it once the index is built.
  */
-export function prepareCorpus(bible: ChapterSource): Promise<PreparedCorpus> {
+export function prepareCorpus(bible: ChapterSource, options: { dataDir?: string } = {}): Promise<PreparedCorpus> {
   // The windows' ids, texts and tags are hashed after this: what else changes an index's meaning.
-  return prepareCorpusInWorker(bible, `v${INDEX_VERSION}:${DEFAULT_WINDOWS.size}:${DEFAULT_WINDOWS.stride}\n`);
+  // The teaching signals are kept in the index's directory (IndexFiles) when there is a DATA_DIR.
+  const signalsDir = options.dataDir === undefined ? undefined : new IndexFiles(options.dataDir).dir;
+  return prepareCorpusInWorker(bible, `v${INDEX_VERSION}:${DEFAULT_WINDOWS.size}:${DEFAULT_WINDOWS.stride}\n`, signalsDir);
 }
 
 export interface IndexOptions {
@@ -130,7 +132,7 @@ export async function embedPassages(corpus: PreparedCorpus, embedder: Embedder, 
 export async function ensureIndex(options: IndexOptions): Promise<SearchIndex> {
   const started = Date.now();
   const files = new IndexFiles(options.dataDir);
-  const corpus = options.prepared ?? (await prepareCorpus(options.bible));
+  const corpus = options.prepared ?? (await prepareCorpus(options.bible, { dataDir: options.dataDir }));
   try {
     return await buildIndex(options, corpus, files, started);
   } finally {
@@ -187,7 +189,7 @@ async function buildIndex(options: IndexOptions, corpus: PreparedCorpus, files: 
           ingestMs: Date.now() - started,
         };
   if (mode !== "warm" || !priorValid) files.writeManifest(manifest);
-  log.info({ mode, ms: Date.now() - started, collection, passages: passages.length }, "search index ready");
+  log.info({ mode, ms: Date.now() - started, collection, passages: passages.length, signals: corpus.signalsFrom }, "search index ready");
   const positions = new Map(passages.map((p, i) => [p.id, i]));
   return { passages, ranker, embedder, vectors, positions, store, manifest, mode };
 }

@@ -142,7 +142,7 @@ export function startSearchService(options: SearchServiceOptions): SearchService
     // The corpus work runs in a worker thread while Chroma boots; requests are answered meanwhile.
     // `let`, dropped below: the closures made in this function live as long as the service and would keep
     // it, and with it the windows' texts (about 17 MB the built index does not need).
-    let prepared: PreparedCorpus | undefined = await prepareCorpus(bible);
+    let prepared: PreparedCorpus | undefined = await prepareCorpus(bible, { dataDir: options.dataDir });
     releaseCorpus = prepared.release;
     if (stopped) await prepared.release();
     // Direct-passage detection parses every query; build its parsers now, not on the first request.
