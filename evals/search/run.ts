@@ -26,10 +26,7 @@
  *
  * Run: npm run eval:search [-- --misses] [-- --dump ranks.json]   (uses DATA_DIR's index, ingesting it first if needed)
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { writeFileSync } from "node:fs";
 import { loadConfig } from "../../src/config.js";
 import { BOOKS, chapterCount } from "../../src/scripture/books.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
@@ -37,23 +34,9 @@ import { Bm25Index } from "../../src/scripture/search/bm25.js";
 import { startSearchService } from "../../src/scripture/search/service.js";
 import { tokenize } from "../../src/scripture/search/tokenizer.js";
 import { floorRanking, formatRow, scoreRun } from "./metrics.js";
+import { type EvalQuery, loadSet, navesSet } from "./sets.js";
 
-interface EvalQuery {
-  id: number;
-  query: string;
-  targets: string[];
-  split?: "dev" | "heldout";
-  lang: string;
-  /** Care set only: chapters that wound the person who asks (never wanted in the top 3). */
-  harmful?: string[];
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const load = (file: string): EvalQuery[] =>
-  readFileSync(join(here, file), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as EvalQuery);
+const load = loadSet;
 
 const stories = load("queries.jsonl");
 const everydayDev = load("everyday-dev.jsonl");
@@ -68,19 +51,7 @@ const typedHeld = load("typed-heldout.jsonl");
 const topicsDev = load("topics-dev.jsonl");
 const topicsHeld = load("topics-heldout.jsonl");
 
-interface NaveRow {
-  name: string;
-  refs: [string, number][];
-}
-/** Nave's topics with at least 20 references: the name (lower case) and the chapters it cites. */
-const naves: EvalQuery[] = (JSON.parse(gunzipSync(readFileSync(join(here, "..", "..", "data", "study", "naves.json.gz"))).toString("utf8")) as NaveRow[])
-  .filter((r) => r.refs.length >= 20)
-  .map((r, i) => ({
-    id: i,
-    query: r.name.toLowerCase(),
-    targets: [...new Set(r.refs.flatMap(([ref]) => /^([1-3A-Z]{3})(\d+)/.exec(ref)?.slice(1, 3).join(" ") ?? []))],
-    lang: "en",
-  }));
+const naves = navesSet();
 
 /** A set, then its English and its Spanish questions as sets of their own. */
 const byLanguage = (name: string, qs: EvalQuery[]): [string, EvalQuery[]][] => [

@@ -10,33 +10,16 @@
  * Run: npm run eval:tune -- '[{}, {"shortPrior": 0.8}, {"keyword": 0.65}]'   (fields of DEFAULT_FUSION, ranker.ts)
  * Only the ranking follows a variant: the low-confidence threshold stays the one computed from the default.
  */
-import { readFileSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
 import { loadBibleLibrary } from "../../src/scripture/corpus.js";
 import { DEFAULT_FUSION } from "../../src/scripture/search/ranker.js";
 import { startSearchService } from "../../src/scripture/search/service.js";
 import { scoreRun } from "./metrics.js";
 import { fusionOf, parseVariants } from "./variants.js";
+import { type EvalQuery, loadSet, navesSet } from "./sets.js";
 
-interface EvalQuery {
-  query: string;
-  targets: string[];
-  split?: "dev" | "heldout";
-  harmful?: string[];
-}
-
-const here = dirname(fileURLToPath(import.meta.url));
-const load = (file: string): EvalQuery[] =>
-  readFileSync(join(here, file), "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as EvalQuery);
-const naves = (JSON.parse(gunzipSync(readFileSync(join(here, "..", "..", "data", "study", "naves.json.gz"))).toString("utf8")) as { name: string; refs: [string, number][] }[])
-  .filter((r) => r.refs.length >= 20)
-  .map((r): EvalQuery => ({ query: r.name.toLowerCase(), targets: [...new Set(r.refs.flatMap(([ref]) => /^([1-3A-Z]{3})(\d+)/.exec(ref)?.slice(1, 3).join(" ") ?? []))] }));
+const load = loadSet;
+const naves = navesSet();
 const topics = load("topics-dev.jsonl");
 const asked = (q: EvalQuery) => q.query.startsWith("What does");
 const SETS: [string, EvalQuery[]][] = [
