@@ -1,4 +1,3 @@
-import { randomFillSync } from "node:crypto";
 import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from "@langchain/core/messages";
 import { runKey, type ChatRunConfig, type ChatContext } from "./configuration.js";
 import type { ChatDeps, PassageRef } from "./deps.js";
@@ -23,24 +22,9 @@ const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456
 
 export function serviceToolCallId(): string {
   let id = "";
-  for (let i = 0; i < 9; i++) id += ID_ALPHABET[randomByte() % ID_ALPHABET.length];
+  // The global crypto source: the chat runtime pools its small draws (random-pool.ts, one pool for the process).
+  for (const byte of crypto.getRandomValues(new Uint8Array(9))) id += ID_ALPHABET[byte % ID_ALPHABET.length];
   return id;
-}
-
-/**
- * Random bytes drawn from the crypto source a pool at a time: each call into it costs the same fixed
- * tens of microseconds in the service whether it fills 9 bytes or 4 KB (docs/performance.md, session 9),
- * and a chat asks for 9 bytes per id.
- */
-const pool = Buffer.alloc(4096);
-let poolAt = pool.length;
-
-function randomByte(): number {
-  if (poolAt === pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  return pool[poolAt++]!;
 }
 
 /** A message shorter than this many words that follows a question ("Why?", "And Paul?") is searched with it. */
