@@ -4,8 +4,11 @@
  * over the conversation) and end to end with the model provider down, where only the rules can judge:
  * a distress message should get the canned crisis reply, an ordinary question the provider's error.
  *
- *   npm run eval:care                 both splits, figures only
- *   npm run eval:care -- --misses     also the dev split's misses and false alarms (never the held-out's)
+ * Two sets: set 1 (`distress-*`, `ordinary-*`) and set 2 (`distress2-*`, `ordinary2-*`, written as an
+ * outside reviewer before reading the rules); each has a dev and a held-out split.
+ *
+ *   npm run eval:care                 both sets, both splits, figures only
+ *   npm run eval:care -- --misses     also the dev splits' misses and false alarms (never the held-out's)
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -18,6 +21,9 @@ import { startHarness, type Harness } from "../../test/graph/harness.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const SPLITS = ["dev", "heldout"] as const;
 type Split = (typeof SPLITS)[number];
+/** The file-name suffix of each set: "" is set 1 (`distress-dev.tsv`), "2" is set 2 (`distress2-dev.tsv`). */
+const SETS = ["", "2"] as const;
+type SetNo = (typeof SETS)[number];
 
 export interface CareCase {
   lang: string;
@@ -25,8 +31,8 @@ export interface CareCase {
   users: string[];
 }
 
-export function loadCases(set: "distress" | "ordinary", split: Split): CareCase[] {
-  return readFileSync(join(here, `${set}-${split}.tsv`), "utf8")
+export function loadCases(set: "distress" | "ordinary", split: Split, setNo: SetNo = ""): CareCase[] {
+  return readFileSync(join(here, `${set}${setNo}-${split}.tsv`), "utf8")
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))
     .map((l) => {
@@ -81,20 +87,22 @@ async function main() {
   const h = await startHarness();
   h.provider.setFallback(reply.error(500));
   try {
-    for (const split of SPLITS) {
-      const distress = await measure(h, loadCases("distress", split), true);
-      const ordinary = await measure(h, loadCases("ordinary", split), false);
-      console.log(`\n== ${split} ==`);
-      console.log("distress read as distress (recall):");
-      for (const r of distress.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
-      console.log(`  crisis reply by language: ${[...distress.byLang].map(([l, v]) => `${l} ${v.crisis}/${v.total}`).join(", ")}`);
-      console.log("ordinary questions flagged (false alarms):");
-      for (const r of ordinary.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
-      if (showMisses && split === "dev") {
-        console.log("\ndev misses (crisis reply, provider down):");
-        for (const m of distress.rows[2]!.misses) console.log(`  - ${m}`);
-        console.log("dev false alarms (needsCare):");
-        for (const m of ordinary.rows[1]!.misses) console.log(`  - ${m}`);
+    for (const setNo of SETS) {
+      for (const split of SPLITS) {
+        const distress = await measure(h, loadCases("distress", split, setNo), true);
+        const ordinary = await measure(h, loadCases("ordinary", split, setNo), false);
+        console.log(`\n== set ${setNo || "1"}, ${split} ==`);
+        console.log("distress read as distress (recall):");
+        for (const r of distress.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+        console.log(`  crisis reply by language: ${[...distress.byLang].map(([l, v]) => `${l} ${v.crisis}/${v.total}`).join(", ")}`);
+        console.log("ordinary questions flagged (false alarms):");
+        for (const r of ordinary.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+        if (showMisses && split === "dev") {
+          console.log("\ndev misses (crisis reply, provider down):");
+          for (const m of distress.rows[2]!.misses) console.log(`  - ${m}`);
+          console.log("dev false alarms (needsCare):");
+          for (const m of ordinary.rows[1]!.misses) console.log(`  - ${m}`);
+        }
       }
     }
   } finally {
