@@ -18,6 +18,15 @@ export const DE: LanguageRules = {
       "(?:tschuss|lebewohl|lebt wohl|leb wohl|auf wiedersehen) (?:an alle|alle|ihr alle|fur immer|welt|zusammen)",
       "(?:meine|das ist meine) letzte nachricht",
       "ich hasse mich",
+      "nie (?:mehr |wieder )?aufwachen|nicht mehr aufwachen",
+      "(?:hat )?(?:alles )?keinen sinn mehr",
+      "schmerzlos\\w* (?:sterben|art zu sterben|methode|weg)",
+    ],
+    essstorung: ["(?:ich esse|esse) (?:seit \\w+ \\w+ |seit \\w+ )?nichts", "(?:immer noch|viel) zu dick", "(?:kotze|erbreche|ubergebe) mich nach", "hasse meinen korper"],
+    panik: ["panikattacke", "(?:bekomme|kriege|krieg) keine luft", "ich sterbe gleich"],
+    andere: [
+      "(?:dass|das) (?:sie|er) sich (?:\\w+ ){0,3}(?:umbringt|umbringen will|umbringen wird|toten will|das leben nehmen will)",
+      "(?:will|wird|mochte) sich (?:\\w+ ){0,2}(?:umbringen|toten|das leben nehmen)",
     ],
     kannNichtMehr: [
       "ich kann nicht mehr",
@@ -31,6 +40,7 @@ export const DE: LanguageRules = {
     last: [
       "(?:ich bin|bin) (?:nur |bloss )?(?:eine )?(?:last|belastung) fur",
       "ohne mich (?:besser dran|besser|glucklicher)",
+      "besser (?:dran )?ohne mich",
       "(?:niemand|keiner|keine) (?:wurde|wird|wuerde) mich vermissen",
     ],
     vorbereitung: [
@@ -75,7 +85,7 @@ export const DE: LanguageRules = {
       "(?:postpartale|wochenbett) ?depression",
     ],
     mobbing: ["gemobbt", "mobben mich"],
-    ruckfall: ["(?:hatte|habe|hab) (?:wieder |schon wieder )?(?:einen )?ruckfall"],
+    ruckfall: ["(?:hatte|habe|hab) (?:wieder |schon wieder )?(?:einen )?ruckfall", "ruckfallig"],
     menschenhandel: [
       "(?:haben|hat|nahmen|nahm) (?:mir )?(?:meinen pass|meine papiere|meinen ausweis)(?: \\w+)?(?: genommen| weggenommen| abgenommen)?",
       "zwingen mich (?:zu arbeiten|zur arbeit|zur prostitution|zu)",

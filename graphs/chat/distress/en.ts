@@ -18,6 +18,8 @@ const VICTIM = "(?:me|my (?:daughter|son|child|kids|children|baby|sister|brother
 /** What people take or keep to end their life. */
 const MEANS =
   "(?:pills|meds|medication|medicine|tablets|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|advil|aspirin|insulin|xanax|benzos|antidepressants|sertraline|prozac|oxy|opioids|fentanyl|heroin|bleach|poison|rat poison|antifreeze|drano|vodka and pills)";
+/** What people give away before they go. */
+const BELONGINGS = "(?:things|stuff|belongings|possessions|dog|cat|pets?|clothes|guitar|games|books|savings|tools|car|jewelry|jewellery|collection|records|bike|plants)";
 const PLACE = "(?:bridge|roof|rooftop|ledge|cliff|overpass|train tracks|tracks|railway|train platform|top floor|parking garage|edge of (?:the )?(?:roof|bridge|cliff|building))";
 /** A person the writer lost or lives with, as "my <person>". */
 const MY_PERSON =
@@ -70,6 +72,28 @@ export const EN: LanguageRules = {
       "(?:scared|afraid|terrified) (?:of )?what i (?:might|could|will|would) do(?: to my ?self)?",
       "(?:hate|hating) my ?self",
       "(?:im|i am|feel like im) (?:just )?a (?:waste of (?:space|air|oxygen)|mistake|failure at everything)",
+      // Wanting it all to stop: "i just want everything to stop", "i want the pain to end forever".
+      "(?:want|wanna|need|wish|just want) (?:for )?(?:everything|it all|all of it|the pain|this pain|the hurt|the hurting|the suffering|my life|the noise) to (?:stop|end|be over|go away forever)",
+      // "I'd rather be dead", never a martyr's "I'd rather die than deny Christ".
+      "(?:id|i would|i d|i) rather (?:be dead|die|not (?:be alive|exist|wake up|live|be here))(?! (?:than|then) (?:deny|denying|betray|betraying|renounce|renouncing|sin|sinning|lose|give up|turn|live without (?:god|christ|jesus)|that))",
+      "(?:anything|nothing|no one|nobody|the only thing) (?:is |left )?keeping me (?:here|alive)",
+      "(?:only|just) still (?:here|alive|around|living|hanging on) (?:for|because)",
+      "in case (?:im|i am|i m) (?:not|no longer) (?:here|around|alive)",
+      "(?:wont|will not|will no longer|might not|may not) be (?:here|around|alive) (?:after|by|for long|long|past)",
+      "(?:pray|praying|prayed|prays) (?:every night |each night |at night |daily )?(?:for (?:my )?death|for god to take me|to die|that (?:god|he|i) (?:wont|will not|would not|doesnt|never) (?:let me )?wake up)",
+      "(?:wont|will not|doesnt|would not|wouldnt|never) let me wake up",
+      // A prayer to be taken now: "Jesus please take me tonight" (not "take me to church").
+      "(?:god|lord|jesus|father|please) (?:please |just )*take me (?:home )?(?:tonight|now|today|already|in my sleep)",
+      "(?:want|wanna|ready|going) to go home to (?:jesus|god|heaven|the lord) (?:today|now|tonight|already|not someday)",
+      `(?:want|wanna|going|ready|need|long|longing) to (?:join|go be with|be with) (?:him|her|them|my \\w+) (?:now|today|tonight|already|in the grave)`,
+      `(?:want|wanna|going|ready|need|long|longing) to join (?:him|her|them|my \\w+) in heaven`,
+      `(?:lie|lay|lying) down (?:\\w+ ){0,6}(?:and )?(?:never|not) (?:get|getting|wake|waking) up`,
+      "what (?:does it|would it|is it) (?:feel|feels) like to (?:drown|die|bleed out|overdose|hang|suffocate|be dead|get shot)",
+      // Metaphor: the darkness winning, a fight that cannot go on.
+      "(?:darkness|the dark|the void|the pit|black hole) (?:is )?(?:swallowing|consuming|eating|taking over|winning|pulling me)",
+      "(?:cant|cannot|can not|no longer) (?:fight|keep fighting) (?:it|this) (?:anymore|any more)",
+      "(?:dont|do not|cant|cannot|no longer) see (?:a|any) future (?:for me|for my ?self|anymore|any more|ahead)",
+      "(?:dont|do not|cant|cannot|no longer) see (?:a|any|the) point (?:in|of|to) (?:living|life|going on|anything|waking up|being alive)",
     ],
     notGoingOn: [
       "(?:cant|cannot|can not|couldnt) (?:go on|take (?:it|this|any ?more)|do this any ?more|do it any ?more|keep going|live like this|handle (?:it|this|life) any ?more|breathe any ?more|cope any ?more|carry on)",
@@ -84,7 +108,8 @@ export const EN: LanguageRules = {
       "(?:im|i am|i feel like|i feel like im|being|just|such) (?:such |just |only |nothing but )?a (?:burden|weight|drain)",
       "(?:everyone|they|my family|people|my kids|my wife|my husband|the world|everybody|my parents|she|he|my \\w+) (?:would|will|d) be (?:better|happier|relieved|fine)(?: off)? (?:without me|if i (?:was|were) gone|when im gone)",
       "(?:no one|nobody|noone|no1) (?:would|will|d) (?:even )?(?:miss|notice|care|cry)",
-      "(?:no one|nobody) cares (?:if|whether) i (?:live|die|am alive|exist)",
+      "(?:no one|nobody) cares (?:if|whether) (?:i|im|i m) (?:live|die|am alive|alive|exist|here|gone|dead)",
+      "(?:be|are|is|live) (?:better|happier|fine|ok|okay|better off) without me",
     ],
     means: [
       `(?:have|got|bought|buying|found|keep|holding|hid|hidden|saved|saving|stockpiling|counted|lined up) (?:the |a |my |some |all the |enough )?(?:rope|noose|gun|pistol|rifle|knife|blade|razor|razors|${MEANS})(?: \\w+)? (?:ready|lined up|in front of me|here|for (?:it|this|me|tonight)|on my desk|next to me)`,
@@ -102,6 +127,21 @@ export const EN: LanguageRules = {
       "(?:least painful|painless|quickest|easiest|fastest) (?:way|method) (?:to (?:die|go|do it|end it)|of dying)",
       "how (?:long|much) (?:does it take|would it take) to (?:bleed out|die|drown|suffocate)",
       "bleed out",
+      `how (?:many|much) (?:of )?(?:my |these |the )?(?:\\w+ )?${MEANS} (?:would|will|does) it take`,
+      "how (?:high|far|tall) (?:a |the )?(?:fall|drop|jump|building|bridge|floor) (?:has|needs|would|is|to)",
+      `(?:thinking|think|thought|keep thinking|dreaming|dream|fantasi[sz]ing|fantasi[sz]e|imagining|imagine) (?:about|of) (?:stepping|jumping|throwing my ?self)(?: \\w+)? (?:off|in front|out into|over)`,
+      `(?:thinking|think|thought|keep thinking|dreaming|dream|fantasi[sz]ing|imagining|imagine) (?:about|of) (?:driving|crashing|swerving|steering)(?: \\w+)?(?: \\w+)? (?:into|off) (?:a |the |on)?(?:tree|wall|river|lake|bridge|traffic|truck|oncoming|pole|ocean|sea|cliff|coming)`,
+      "(?:walk|walking|step|stepping) (?:out )?into (?:traffic|the (?:sea|ocean|lake|river))",
+      "(?:thinking|think|thought|keep thinking) (?:about|of) (?:the|a|my) (?:rope|noose|gun|pistol|razor|blade|pills)",
+      "(?:keep|keeping|carry|carrying|hide|hiding|hid) (?:a |the |my )?(?:razor|razors|blade|blades)",
+      "(?:the|my|a) (?:gun|pistol|rifle|rope|noose|knife|blade|razor) is (?:out|loaded|ready|in my hand|on the table|next to me|in front of me|in my lap)",
+      "(?:loaded|holding) (?:the|my|a) (?:gun|pistol|rifle)",
+      "(?:have|holding|hold|got) the (?:blade|razor|knife|gun) in my hand",
+      "(?:no|without (?:a |my )?) ?seat ?belt",
+      "(?:thinking (?:about|of)|going to|want to|gonna) (?:drive|driving) (?:drunk|fast|off|into)",
+      // Stopping what keeps one alive: "stopped taking my heart meds on purpose".
+      `(?:stopped|stop|stopping|quit|quitting) (?:taking )?my (?:\\w+ )?(?:meds|medication|medicine|insulin|pills|dialysis|treatment)(?: on purpose| so (?:i|that)| to (?:die|go))`,
+      "(?:so i can|so i could|and|to|just|want to|wanna) slip away(?! from)",
     ],
     overdose: [
       `(?:took|taken|take|swallowed|swallow|ate|downed|drank|drunk|popped|overdid|od d|odd) (?:like |about |around |maybe )?(?:all|a bunch of|too many|a lot of|lots of|a handful of|a whole (?:bottle|box|pack|packet) of|the whole (?:bottle|box|pack|packet)(?: of)?|everything in|half (?:a|the) (?:bottle|box)(?: of)?|\\d+|twenty|thirty|forty|fifty|ten|fifteen) (?:of )?(?:my |the |her |his |mom s |moms |mums |dads )?(?:\\w+ )?(?:${MEANS}|medicine cabinet|the cabinet|bottle|box)`,
@@ -116,6 +156,31 @@ export const EN: LanguageRules = {
       "(?:cutting|cut|burning) (?:again|deeper|deep)",
       "(?:stopped|stop|quit) eating (?:on purpose|so (?:i|that))",
       "(?:hang|hanging|drown|drowning|shoot|shooting|poison|poisoning|starve|starving|stab|stabbing) my ?self",
+      "my (?:arms?|wrists?|legs?|thighs?|skin|body) (?:are|is) (?:covered in|full of) (?:scars|cuts|burns)",
+      "(?:adding|add|added|making|made) (?:new|more|fresh) (?:ones|cuts|scars|burns)",
+      "(?:fresh|new|deep) (?:cuts|scars|burns) on my",
+      "make my ?self (?:bleed|hurt|suffer)",
+    ],
+    /** Eating disorders: purging, starving, hating the body that eats. */
+    eating: [
+      "(?:throw|throwing|threw|throws) up after (?:every|each|i eat|eating|meals?|dinner|lunch|breakfast)",
+      "make my ?self (?:throw up|vomit|sick) after",
+      "(?:purging|purge|purged) after|(?:binge|binging|bingeing) and (?:purge|purging)",
+      `(?:havent|have not|hasnt|didnt|did not) (?:eaten|eat) (?:anything )?(?:in|for) (?:\\w+ )?(?:days|weeks)`,
+      "(?:not eating|starving|skip(?:ping)? meals) (?:to|as|so i can) (?:punish|lose|be thin|be closer|be pure)",
+      "(?:still|always) (?:feel|look|am) (?:so )?(?:fat|huge|disgusting)",
+      "(?:hate|disgusted by|loathe) my body",
+      "(?:im|i am|i m|been) (?:anorexic|bulimic)",
+    ],
+    /** Panic: the body's alarm, the fear of dying now. */
+    panic: [
+      "(?:having|had|have|in the middle of|another) (?:a |an )?(?:panic|anxiety) attack",
+      "panic attacks? (?:right now|now|again|tonight|every)",
+      "(?:cant|cannot|can not|couldnt) breathe(?! without (?:you|your|god|jesus|him|christ|the lord))",
+      "my heart (?:is )?(?:racing|pounding)(?: so fast)? (?:and|so)",
+      "(?:i think|feel like|felt like|i feel like|sure) (?:im|i am|i m) (?:dying|going to die|about to die|having a heart attack|going crazy|losing my mind|losing it)",
+      "(?:walls|room) (?:are|is) closing in",
+      "(?:im|i am|i m|whole body is|my hands are|my body is) (?:shaking|trembling) (?:and|so)(?! in awe)",
     ],
     feelings: [
       `${I_AM} (?:so |really |very |just |feeling |completely |totally |been |always |still |deeply )*(?:depressed|hopeless|suicidal|worthless|desperate|in despair|grieving|heartbroken|devastated|broken inside|dead inside|numb|empty inside|falling apart|not ok|not okay)`,
@@ -164,10 +229,48 @@ export const EN: LanguageRules = {
       "(?:not|never) safe at home",
       "unsafe at home",
       "(?:scared|afraid|terrified) to go home",
+      // Threats against the children: "he said if i leave hell kill the kids".
+      "(?:will|is going to|going to|threatens to|threatened to|said he would|said she would|hell|shell|theyll) (?:kill|hurt|murder|shoot|stab) (?:us|the kids|my kids|our kids|the children|my children|the baby|my baby|my mom)",
+      `if i (?:leave|go|tell|report) (?:\\w+ ){0,4}(?:hell|shell|he will|she will|they will|he would|she would) (?:kill|hurt|take)`,
+      // Control of money and of care, of the old above all: "my son takes my pension".
+      "(?:takes|took|taking|steals|stole|stealing|keeps|controls|controlling) (?:all )?my (?:pension|social security|benefits?|savings|bank card|checks|cheques|money|paycheck|wages|finances)",
+      "(?:wont|doesnt|will not|does not|dont|never) let me (?:see|go to|call|visit|talk to) (?:a |the |my |any )?(?:doctor|friends|family|anyone|nurse)",
+      // Stalking: "my ex keeps following me", "ill never be safe".
+      "(?:keeps|kept|been|always|keep) (?:following|stalking|tracking) me|(?:is|was) stalking me",
+      "(?:ill|i will|i ll|im|i am) never (?:be )?safe",
+      "(?:dont|do not|no longer|never) feel safe (?:around|with|at|in) (?:my ?self|home|my home|my house)",
+      "(?:help|help me|please)(?: please)? (?:im|i am|i m) not safe",
+      // Someone else's abuse at night: "what he does to my sister at night".
+      `(?:what|the things|things) (?:he|she|they|my \\w+) (?:does|did|do|is doing|keeps doing) to (?:me|my (?:\\w+ )?(?:sister|brother|daughter|son|kids?|children|mom|mother)) (?:at night|when|in (?:the|her|his|my) (?:room|bed|bath))`,
+      `(?:hits|hitting|beats|beating|hurts|hurting|chokes|choking) my (?:mom|mother|little \\w+|sister|brother|kids|children|baby)`,
+      // Grooming: secret messages, pictures, meetings from an adult.
+      "(?:sending|sends|sent|texting|texts|texted) me (?:sexual|sexy|dirty|explicit|inappropriate|naked|nude) (?:messages|texts|pictures|pics|photos|stuff|things)",
+      "keep (?:it|this) between (?:us|you and me|me and him)",
+      "(?:told|tells|made|makes|asked|asks|wants) me (?:to )?keep (?:it|this) (?:a )?secret",
+      "(?:send|sending|sent) (?:him|her|them) (?:pics|pictures|photos|nudes|videos)",
+      "meet (?:him|her|them) (?:secretly|in secret|alone|without (?:my|telling))",
+      `(?:older|grown) (?:man|guy|woman|men) (?:\\w+ ){0,3}(?:wants|asks|asked|keeps asking|is asking|messages|texts) me`,
+    ],
+    /** Someone else in danger now: "my friend said shes going to kill herself tonight". */
+    otherInDanger: [
+      "(?:going to|gonna|about to|planning to|plans to|wants to|threatening to|threatened to|threatens to|will|tried to|trying to|talking about|talks about) (?:kill|killing|shoot|shooting|hang|hanging|hurt|hurting|harm|harming|off|end|ending) (?:herself|himself|themselves|themself)",
+      "(?:going to|gonna|about to|planning to|wants to|threatening to|will) (?:end|take) (?:his|her|their) (?:own )?li(?:fe|ves)",
+      "(?:going to|gonna|about to|wants to|threatening to|threatens to) (?:take|swallow) (?:them all|all of them|all (?:the|her|his|their) (?:pills|meds|tablets))",
+      "(?:is|has been|been|keeps|started|starts) (?:cutting|burning|starving|hurting|harming) (?:herself|himself|themselves)",
+      "(?:texted|sent|messaged|posted|wrote) (?:me |us )?(?:a )?(?:goodbye|farewell)",
+      "goodbye world",
     ],
     /** Preparatory acts: putting things in order, giving things away, letters to explain. */
     preparing: [
       "(?:gave|giving|give|given) away (?:all )?my (?:\\w+ )?(?:things|stuff|belongings|possessions|dog|cat|pets?|clothes|guitar|games|books|savings)",
+      `(?:gave|giving|give|given|gives) (?:all |most of )?my (?:\\w+ )?${BELONGINGS}(?: and (?:my )?(?:\\w+ )?${BELONGINGS})? away`,
+      `(?:gave|giving|given) away (?:all )?(?:his|her|their) (?:\\w+ )?${BELONGINGS}`,
+      `(?:saying|said|say|telling) goodbye to (?:people|everyone|my \\w+|friends|family)(?: \\w+)? without`,
+      "(?:writing|wrote|made|making) (?:out )?my will (?:at|and|now|tonight|today|already)",
+      "(?:changed|changing|updated|updating) (?:the|my) beneficiar\\w*",
+      "collect (?:the |my )?(?:life )?insurance",
+      `(?:my|the) life insurance (?:\\w+ ){0,3}(?:covers|pays|pay|pays out) (?:out )?(?:for )?suicide`,
+      `(?:letters?|notes?) (?:to|for) (?:\\w+ ){0,4}in case`,
       "(?:wont|will not|dont|do not) need (?:them|it|this|these|anything|my \\w+) (?:anymore|any more|where im going|after tonight|soon)",
       "wont need them",
       "(?:made|wrote|updated|finished|sorted) (?:out )?my will",
@@ -197,6 +300,13 @@ export const EN: LanguageRules = {
       "demons? (?:are |is )?(?:inside|in) (?:me|my (?:body|head|skin))",
       "(?:cut|get|burn|bleed) (?:them|it|the demons?) out",
       "(?:i have to|i must|i need to) sacrifice (?:my ?self|my (?:baby|child|son|daughter))",
+      "(?:the devil|satan|a demon|demons|the demon) (?:is |are )?(?:inside|in) (?:me|my (?:body|head|skin))",
+      "get (?:it|him|them|her) out (?:of me )?with (?:a |the )?(?:knife|blade|razor|fire)",
+      "(?:want|wants|wanted) me dead",
+      "(?:are|is|keep|keeps) (?:trying|coming) to (?:kill|poison|hurt) me",
+      "(?:seeing|hearing|see|hear) (?:things|people|shadows|voices) (?:that )?(?:arent|are not|nobody else|no one else|that want)",
+      "(?:putting|put|puts|inserting) thoughts (?:in|into) my (?:head|mind)",
+      "(?:tv|television|radio|phone|songs?) (?:is |are )?(?:sending|sends|giving|talking to) me (?:messages|signs|signals)",
     ],
     postpartum: [
       "(?:baby|newborn|babies|kids|children|child) (?:would be|is|d be|will be|are|would) (?:better|happier) (?:off )?without me",
@@ -214,6 +324,8 @@ export const EN: LanguageRules = {
       "i (?:relapsed|slipped|used|drank|shot up|got high|started drinking|started using) again",
       "(?:relapsed|relapse) (?:after|again)",
       "(?:i|ive|i have|i just) relapsed",
+      "(?:im|i am|i m|ive been|started|back to|i keep) (?:drinking|using|shooting up|smoking crack|gambling|cutting) again",
+      `(?:\\w+) (?:days?|weeks?|months?|years?) (?:clean|sober)(?: \\w+)?(?: \\w+)? (?:and|but|i) (?:relapsed|used|drank|bought|slipped|started)`,
     ],
     trafficking: [
       "(?:they|he|she|boss|employer|owner|them|somebody|someone) (?:took|take|taken|have|keep|kept|keeps|are holding|is holding|stole|has|confiscated) (?:away )?my (?:passport|papers|documents|id|visa)",

@@ -28,6 +28,10 @@ export const ES: LanguageRules = {
       "ya (?:tome|tomé) la decision",
       "(?:me odio|odio mi vida)",
       "(?:tengo )?miedo de lo que (?:me )?pueda hacer",
+      "(?:ahorcarme|colgarme|envenenarme|cortarme las venas|pegarme un tiro|dispararme)",
+      "hacerme algo",
+      "(?:quiero|quisiera|me quiero|deseo) irme con",
+      "(?:forma|manera|modo) (?:menos dolorosa|mas rapida|mas facil|indolora|sin dolor) de (?:morir|matarme|suicidarme|hacerlo|acabar)",
     ],
     noPuedoMas: [
       "no (?:puedo|aguanto|soporto) mas",
@@ -64,6 +68,30 @@ export const ES: LanguageRules = {
       "autolesi\\w*",
       "(?:cortarme|me corto|me estoy cortando|me corte)",
       "me quemo (?:los|la|el)",
+      "(?:me estoy|estoy|sigo|he estado) (?:haciendo|haciendome) dano|haciendome dano",
+      "me (?:hice|hago|he hecho|estoy haciendo) (?:cortes|cortadas|heridas|quemaduras)",
+    ],
+    /** Trastornos de la alimentacion: vomitar, no comer, odiar el cuerpo. */
+    alimentacion: [
+      "vomito despues de (?:cada |las |comer|la comida)|me (?:hago|provoco) (?:el )?vomit\\w*",
+      "no (?:como|he comido) (?:nada )?(?:desde hace|hace|en) (?:\\w+ )?dias",
+      "(?:me siento|me veo|sigo sintiendome|me creo|estoy) (?:muy |tan )?gorda",
+      "odio mi cuerpo",
+      "(?:soy|estoy) (?:anorexica|bulimica)",
+    ],
+    panico: [
+      "(?:me dan|me da|tengo|estoy teniendo|tuve) (?:un |unos )?ataques? de panico",
+      "(?:estoy teniendo|me esta dando|me dio) un ataque de (?:panico|ansiedad)",
+      "no puedo respirar",
+      "siento que me (?:muero|voy a morir|ahogo)",
+    ],
+    /** Alguien mas en peligro ahora: "mi amiga dice que se va a matar esta noche". */
+    otroEnPeligro: [
+      "se (?:va|van|iba) a (?:matar|suicidar|quitar la vida|ahorcar)",
+      "(?:quiere|queria|dice que quiere) (?:matarse|suicidarse|morirse|quitarse la vida)",
+      "se quiere (?:matar|suicidar|morir)",
+      "(?:dejo|ha dejado|dejado) de tomar (?:sus|mis) (?:medicinas|pastillas|medicamentos)",
+      "(?:le|les) (?:pega|pegan|golpea|golpean|maltrata|maltratan|pegaba|golpeaba) a mi (?:mama|madre|hermano|hermana|papa|hij[oa]|abuel[oa])",
     ],
     sentimientos: [
       "(?:estoy|me siento|ando) (?:muy |tan |tanto |super |bien |demasiado )*(?:deprimid[oa]|desesperad[oa]|sin esperanza|vaci[oa]|destrozad[oa]|sol[oa] y|con ganas de morir)",
@@ -87,6 +115,9 @@ export const ES: LanguageRules = {
       "(?:dice|dijo|amenaza) (?:que|con que) me (?:va a matar|matara|mata)",
       "me va a matar",
       "me (?:drogaron|drogo)",
+      // Control del dinero y del cuidado, sobre todo de los mayores: "mi hijo se queda con mi pension".
+      "(?:se queda con|me quita|me roba|controla|me quitan|me roban|se lleva) (?:mi|mis|toda mi) (?:pension|dinero|jubilacion|sueldo|tarjeta)",
+      "no me deja (?:ir al medico|ver al medico|ver a un medico|salir|ver a mi|hablar con|comer|llamar)",
     ],
     palabrasDeNinos: [
       "(?:entra|se mete|viene) (?:a|en) mi (?:cuarto|cama|habitacion) (?:de noche|en la noche|por la noche|cuando|y me)",

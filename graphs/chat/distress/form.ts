@@ -26,6 +26,16 @@ const TEXT_SPEAK: Readonly<Record<string, string>> = {
   chui: "je suis", ptn: "putain", stp: "sil te plait", svp: "sil vous plait", pk: "pourquoi",
   // German
   nich: "nicht", ned: "nicht", hab: "habe", bissl: "bisschen",
+  // Misspellings of the words the rules turn on, typed fast on a phone ("i wnat to kil myslef", "sucide",
+  // "my lfe"): only spellings that are no word of their own in the five languages.
+  myslef: "myself", mysefl: "myself", myelf: "myself", mysef: "myself", myseld: "myself", mysle: "myself", msyelf: "myself", myselfe: "myself",
+  kil: "kill", kll: "kill",
+  sucide: "suicide", suicde: "suicide", sucidie: "suicide", suiside: "suicide", suicied: "suicide", suecide: "suicide", sucicide: "suicide", siucide: "suicide", suicidle: "suicide",
+  sucidal: "suicidal", suicidial: "suicidal", sucicidal: "suicidal", suisidal: "suicidal",
+  lfe: "life", lif: "life", liffe: "life", wnat: "want", wnt: "want", watn: "want",
+  dieing: "dying", anymor: "anymore", anymoe: "anymore", enymore: "anymore", nomore: "no more",
+  evry: "every", evrything: "everything", everythin: "everything", alot: "a lot", becuase: "because", beacuse: "because",
+  hurtt: "hurt", myselff: "myself", sefl: "self", slef: "self", urself: "yourself", ded: "dead", tierd: "tired", tird: "tired",
 };
 
 const SQUEEZE = /(\p{L})\1{2,}/gu;

@@ -17,6 +17,18 @@ export const FR: LanguageRules = {
       "(?:adieu|au revoir) (?:a tous|tout le monde|pour toujours|le monde)",
       "(?:mon|ceci est mon|cest mon) dernier message",
       "je me deteste",
+      "(?:facon|maniere|moyen) (?:la moins douloureuse|le moins douloureux|le plus rapide|sans douleur|la plus rapide) de (?:mourir|me tuer|en finir)",
+    ],
+    alimentation: [
+      "je me fais vomir",
+      "je (?:ne mange|mange) plus (?:rien )?depuis",
+      "je (?:me trouve|me sens|suis) (?:trop |si )?(?:grosse|gros)",
+      "je deteste mon corps",
+    ],
+    panique: ["crise (?:dangoisse|de panique)", "(?:je narrive|narrive|je ne peux) plus (?:a )?respirer", "(?:je nai|nai) plus dair", "jai limpression de mourir"],
+    autrui: [
+      "(?:va|allait|veut|voulait|vont|menace de|a menace de) se (?:tuer|suicider|pendre|jeter|faire du mal)",
+      "(?:elle|il) se (?:scarifie|coupe|mutile)",
     ],
     jenPeuxPlus: [
       "(?:jen|je nen|j en|nen) peux plus",

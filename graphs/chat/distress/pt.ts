@@ -16,6 +16,20 @@ export const PT: LanguageRules = {
       "(?:meu|minha|esta e minha|essa e minha) ultima mensagem",
       "adeus (?:a todos|pra sempre|para sempre|mundo|gente)",
       "(?:me odeio|odeio minha vida)",
+      "(?:forma|maneira|jeito) (?:menos dolorosa|mais rapida|mais facil|indolor|sem dor) de (?:morrer|me matar|acabar)",
+      "(?:nao vejo|sem) (?:mais )?sentido (?:em viver|na vida|de viver|em nada)",
+    ],
+    alimentacao: [
+      "nao (?:como|comi) (?:nada )?(?:ha|faz|desde|por) (?:\\w+ )?dias",
+      "(?:me acho|me sinto|sou|estou) (?:muito |tao )?gorda",
+      "vomit\\w* depois de (?:comer|cada)|me faco vomitar",
+      "odeio (?:o )?meu corpo",
+    ],
+    panico: ["(?:estou tendo|to tendo|tive|tenho) (?:um |uns )?ataques? de panico", "(?:estou tendo|to tendo) (?:um )?ataque de ansiedade", "nao consigo respirar", "sinto que vou morrer"],
+    outroEmPerigo: [
+      "vai se (?:matar|suicidar|enforcar|jogar)",
+      "quer se (?:matar|suicidar)",
+      "(?:vai|quer) tirar a (?:propria )?vida",
     ],
     naoAguento: [
       "nao (?:aguento|suporto) mais",

@@ -84,6 +84,8 @@ const ABOUT_OTHERS = new RegExp(
       "in the bible|in scripture|the scriptures|old testament|new testament|en la biblia|antiguo testamento|nuevo testamento|na biblia|antigo testamento|novo testamento|dans la bible|ancien testament|nouveau testament|in der bibel|alten testament|neuen testament|bible story|biblical",
       "sermon|sermons|preach\\w*|homily|homilie|bible study|lesson|teach|teaching|teaches|taught|prevention|awareness|ministry|ministering|congregation|pastoral care|our church|the church|church respond|support families",
       "predica\\w*|predicacion|prevencion|prevencao|sermao|ensenar|ensinar|predication|catechese|predigt\\w*|pravention|suizidpravention|seelsorge\\w*|gemeinde",
+      // Scholarship: history, theology, the church's teaching ("How did the early church view suicide?").
+      "early church|church fathers|augustine|aquinas|catechism|catholic teaching|church teaching|theolog\\w*|historically|history of|martyrdom|seminary|research paper|iglesia primitiva|padres de la iglesia|catecismo|teologia|igreja primitiva|eglise primitive|theologie|kirchenvater|urkirche",
     ].join("|") +
     ")\\b",
 );
@@ -91,7 +93,33 @@ const NAMES_SCRIPTURE_PERSON = new RegExp(`\\b(?:${SCRIPTURE_PEOPLE})\\b`);
 
 /** The writer speaking of themselves, in any of the five languages (after distressForm). */
 const FIRST_PERSON =
-  /\b(?:i|im|ive|id|ill|me|my|myself|mine|yo|mi|mis|conmigo|eu|meu|minha|mim|comigo|je|jai|jen|moi|mon|ma|mes|ich|mich|mir|mein|meine|meinen|meinem)\b/;
+  /\b(?:i|im|ive|id|ill|me|my|myself|mine|yo|mi|mis|conmigo|eu|meu|minha|mim|comigo|je|jai|jen|moi|mon|ma|mes|ich|mich|mir|mein|meine|meinen|meinem|quiero|quisiera|estoy|tengo|siento|soy|voy|puedo|pienso|necesito|quero|queria|estou|tenho|sinto|vou|posso|penso|preciso|\w+(?:arme|erme|irme))\b/;
+
+/**
+ * Scripture's people who took their life or asked to die (a subset of SCRIPTURE_PEOPLE), and the words
+ * with which a writer puts themselves in their place: "Saul fell on his sword. Would God accept me if I
+ * did the same thing?", "Elijah asked God to take his life. I've been praying the same prayer", "como
+ * Judas, quiero ahorcarme". A question about them that says nothing of the writer stays quiet.
+ */
+const DYING_PEOPLE = new RegExp(
+  "\\b(?:judas|iscariot\\w*|saul|saulo|saulus|samson|sanson|sansao|simson|ahithophel|ahitofel|achitophel|ahitophel|zimri|zambri|abimelech|abimelec|abimeleque|razis|" +
+    "elijah|elias|elie|elia|jonah|jonas|jona|job|hiob|jeremiah|jeremias|jeremie|jeremia|paul|pablo|paulo|paulus)\\b",
+);
+/** The writer doing as they did. */
+const SAME_AS_THEM =
+  /\b(?:(?:do|doing|did|done) (?:what (?:he|she|they) did|the same(?: thing)?)|the same (?:prayer|way|end)|pray(?:ing)? the same|ready to gain|(?:follow|following) (?:him|his example|in his (?:footsteps|steps))|hacer lo mismo|lo mismo que (?:el|ella)|(?:yo )?tambien (?:se la pido|lo pido|quiero|pido)|fazer o mesmo|faire (?:la meme chose|pareil|comme lui)|dasselbe tun|es ihm gleich tun)\b/;
+/** The writer likening themselves to them, read with a word of death or harm. */
+const LIKE_THEM = new RegExp(
+  "\\b(?:i relate|i can relate|(?:im|i am|i feel) (?:just )?like (?:him|her)|(?:like|as) (?:him|her|" + "judas|saul|samson|elijah|jonah|job|jeremiah|paul" + ") (?:i|im|i am|i want|i feel|i say)|como (?:el|ella|judas|saul|saulo|sanson|elias|jonas|job|jeremias|pablo|paulo)|comme (?:lui|elle|judas|saul|elie|jonas|job|paul) (?:je|jai)|wie (?:er|judas|saul|saulus|elia|jona|hiob|paulus) (?:will ich|mochte ich|ich))\\b",
+);
+const DEATH_WORDS =
+  /\b(?:suicid\w*|kill|die|dying|dead|death|end it|ended it|end my|take me|my life|to live|hurt|harm|rope|gun|pills|morir\w*|muerte|matar\w*|ahorcar\w*|mi vida|morrer|morte|vida|mourir|mort|ma vie|tuer|sterben|tod|leben|umbringen)\b/;
+
+/** A writer putting themselves in the place of one of scripture's people who died by their own hand or asked to die. */
+function likeThem(norm: string): boolean {
+  if (!DYING_PEOPLE.test(norm) || !FIRST_PERSON.test(norm)) return false;
+  return SAME_AS_THEM.test(norm) || (LIKE_THEM.test(norm) && DEATH_WORDS.test(norm));
+}
 
 /** Cry phrases read as one word before the cry check ("self harm", "sin esperanza"). */
 const CRY_PHRASES = /\b(self harm|self injury|panic attacks?|dead inside|heart ?broken|sin esperanza|aborto espontaneo|fausse couche|sans espoir|sem esperanca|kein ausweg)\b/g;
@@ -148,7 +176,9 @@ function aboutScripturePerson(norm: string): boolean {
 /** True when the text reads as distress, self-harm, grief or a disclosure of abuse, in any of the five languages. */
 export const isDistress: (text: string) => boolean = memo((text) => {
   const norm = readable(text);
-  if (!norm || aboutScripturePerson(norm)) return false;
+  if (!norm) return false;
+  if (likeThem(norm)) return true;
+  if (aboutScripturePerson(norm)) return false;
   if (anyOf(KINDS_ANY, norm)) return true;
   if (anyOf(MENTIONS_ANY, norm) && !ABOUT_OTHERS.test(norm)) return true;
   const cry = crying(norm);
