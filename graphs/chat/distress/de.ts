@@ -18,6 +18,7 @@ export const DE: LanguageRules = {
       "(?:tschuss|lebewohl|lebt wohl|leb wohl|auf wiedersehen) (?:an alle|alle|ihr alle|fur immer|welt|zusammen)",
       "(?:meine|das ist meine) letzte nachricht",
       "ich hasse mich",
+      "(?:tabletten|pillen|schlaftabletten|medikamente) (?:gesammelt|gehortet|gekauft|besorgt|gebunkert)",
       "nie (?:mehr |wieder )?aufwachen|nicht mehr aufwachen",
       "(?:hat )?(?:alles )?keinen sinn mehr",
       "schmerzlos\\w* (?:sterben|art zu sterben|methode|weg)",

@@ -95,7 +95,8 @@ export const FR: LanguageRules = {
     ],
     sentiments: [
       "(?:je suis|je me sens) (?:tellement |si |tres )*(?:deprime\\w*|desespere\\w*|sans espoir|vide|inutile|de trop)",
-      "(?:nai|jai) plus (?:envie|le gout) de vivre",
+      "(?:nai|jai) plus (?:envie|le gout|la force|le courage|de raison|aucune raison) de vivre",
+      "me foutre en lair",
       "personne ne (?:maime|sinteresse a moi|se soucie de moi)",
     ],
     deuil: [
