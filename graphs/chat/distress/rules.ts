@@ -87,9 +87,10 @@ const ABOUT_OTHERS = new RegExp(
       // Scholarship: history, theology, the church's teaching ("How did the early church view suicide?").
       "early church|church fathers|augustine|aquinas|catechism|catholic teaching|church teaching|theolog\\w*|historically|history of|martyrdom|seminary|research paper|iglesia primitiva|padres de la iglesia|catecismo|teologia|igreja primitiva|eglise primitive|theologie|kirchenvater|urkirche",
     ].join("|") +
-    ")\\b",
+    ")s?\\b",
 );
-const NAMES_SCRIPTURE_PERSON = new RegExp(`\\b(?:${SCRIPTURE_PEOPLE})\\b`);
+/** A name, also in the possessive as the form reads it ("Saul's" -> "sauls", "Judas's" -> "judass"). */
+const NAMES_SCRIPTURE_PERSON = new RegExp(`\\b(?:${SCRIPTURE_PEOPLE})s?\\b`);
 
 /** The writer speaking of themselves, in any of the five languages (after distressForm). */
 const FIRST_PERSON =
@@ -103,7 +104,7 @@ const FIRST_PERSON =
  */
 const DYING_PEOPLE = new RegExp(
   "\\b(?:judas|iscariot\\w*|saul|saulo|saulus|samson|sanson|sansao|simson|ahithophel|ahitofel|achitophel|ahitophel|zimri|zambri|abimelech|abimelec|abimeleque|razis|" +
-    "elijah|elias|elie|elia|jonah|jonas|jona|job|hiob|jeremiah|jeremias|jeremie|jeremia|paul|pablo|paulo|paulus)\\b",
+    "elijah|elias|elie|elia|jonah|jonas|jona|job|hiob|jeremiah|jeremias|jeremie|jeremia|paul|pablo|paulo|paulus)s?\\b",
 );
 /** The writer doing as they did. */
 const SAME_AS_THEM =
@@ -114,6 +115,24 @@ const LIKE_THEM = new RegExp(
 );
 const DEATH_WORDS =
   /\b(?:suicid\w*|kill|die|dying|dead|death|end it|ended it|end my|take me|my life|to live|hurt|harm|rope|gun|pills|morir\w*|muerte|matar\w*|ahorcar\w*|mi vida|morrer|morte|vida|mourir|mort|ma vie|tuer|sterben|tod|leben|umbringen)\b/;
+
+/**
+ * The wider net, in English: the writer speaks of themselves ("i", "my") and of harm, death, fear or a
+ * means ("the pills are in my hand", "everything hurts and i want out", "my dad is drunk and waving a
+ * knife"), in a message that is not a question about a text, a class or the church's teaching. Phrase
+ * kinds read what was foreseen; an outside reviewer's wording mostly was not (docs/care.md: a third set of
+ * fresh probes, read before and after this net), and a needless care note costs little.
+ */
+const FIRST_PERSON_EN = /\b(?:i|im|ive|id|ill|my|myself|mine)\b/; // not "me": "tell me about poison" is a request
+const HARM_LEXICON =
+  /\b(?:die|dying|dead|kill|killing|suicide|suicidal|overdose|overdosed|pills|knife|gun|rope|noose|blade|razor|bleed|bleeding|bled|cut|cutting|hurt|hurting|hurts|scared|afraid|terrified|unsafe|rape|raped|abused?|abusive|beats?|beaten|hits?|alive|goodbye|disappear|vanish|worthless|hopeless|numb|starve|starving|starved|fat|breathe|panic|voices|drunk|sober|relapsed?|grave|funeral|poison\w*)\b/;
+/** A question about a text, a class, ministry or teaching, or a verse pasted as the message (the Bible's own voice: "thou", "Yahweh", "my God"). */
+const ABOUT_A_TEXT =
+  /\b(?:sermon|preach\w*|teach\w*|class|lesson|study|paper|essay|seminary|deacon|youth group|verse|verses|chapter|psalm|bible|scripture|meaning|explain|why did|how did|what does|what did|martyr\w*|deny|original sin|theolog\w*|church|pastor|minister|ministry|funeral service|counsel\w*|forgive|thou|thee|thy|thine|unto|ye|yahweh|jehovah|saith|hath|shall|behold|israel|o lord|o god|my god|the lord|forsaken)\b/;
+
+function firstPersonHarm(norm: string): boolean {
+  return FIRST_PERSON_EN.test(norm) && HARM_LEXICON.test(norm) && !ABOUT_A_TEXT.test(norm);
+}
 
 /** A writer putting themselves in the place of one of scripture's people who died by their own hand or asked to die. */
 function likeThem(norm: string): boolean {
@@ -181,6 +200,7 @@ export const isDistress: (text: string) => boolean = memo((text) => {
   if (aboutScripturePerson(norm)) return false;
   if (anyOf(KINDS_ANY, norm)) return true;
   if (anyOf(MENTIONS_ANY, norm) && !ABOUT_OTHERS.test(norm)) return true;
+  if (firstPersonHarm(norm)) return true;
   const cry = crying(norm);
   return HELP_ANY.test(cry) || isCry(cry);
 });
@@ -221,7 +241,7 @@ export function distressLanguage(text: string): DistressLanguage | undefined {
     if (l.lang !== "en") return l.lang;
     english = true;
   }
-  if (english) return "en";
+  if (english || firstPersonHarm(norm)) return "en";
   return isLastGoodbye(text) ? lastGoodbyeLanguage(norm) : undefined;
 }
 
