@@ -130,8 +130,16 @@ const HARM_LEXICON =
 const ABOUT_A_TEXT =
   /\b(?:sermon|preach\w*|teach\w*|class|lesson|study|paper|essay|seminary|deacon|youth group|verse|verses|chapter|psalm|bible|scripture|meaning|explain|why did|how did|what does|what did|martyr\w*|deny|original sin|theolog\w*|church|pastor|minister|ministry|funeral service|counsel\w*|forgive|thou|thee|thy|thine|unto|ye|yahweh|jehovah|saith|hath|shall|behold|israel|o lord|o god|my god|the lord|forsaken)\b/;
 
+/** The same net in Spanish: "tengo un cuchillo en la mano", "mi papa esta borracho y tiene una pistola". */
+const FIRST_PERSON_ES = /\b(?:yo|mi|mis|me|conmigo|estoy|tengo|siento|quiero|quisiera|soy|puedo|voy|necesito|\w+(?:arme|erme|irme))\b/;
+const HARM_LEXICON_ES =
+  /\b(?:morir\w*|muert[oa]s?|muero|matar\w*|mata|suicid\w*|pastillas|cuchillo|navaja|pistola|arma|cuerda|soga|sangr\w*|cort\w*|miedo|borrach[oa]|pega|golpe\w*|empuja|grita|viol\w*|abus\w*|desaparecer|nacido|nacer|vale nada|fuerzas|drog\w*|lloro|llorar|persiguen|dano|veneno|a solas)\b/;
+const ABOUT_A_TEXT_ES =
+  /\b(?:biblia|biblico|versiculos?|capitulo|salmos?|clase|sermon|predica\w*|estudio|significa\w*|explica\w*|por que|que dice|que enseña|que ensena|teolog\w*|catecismo|iglesia primitiva|martir\w*|jesus|cristo|senor|dios|entender|aprender|leer|libro|evangelio|apocalipsis)\b/;
+
 function firstPersonHarm(norm: string): boolean {
-  return FIRST_PERSON_EN.test(norm) && HARM_LEXICON.test(norm) && !ABOUT_A_TEXT.test(norm);
+  if (FIRST_PERSON_EN.test(norm) && HARM_LEXICON.test(norm) && !ABOUT_A_TEXT.test(norm)) return true;
+  return FIRST_PERSON_ES.test(norm) && HARM_LEXICON_ES.test(norm) && !ABOUT_A_TEXT_ES.test(norm);
 }
 
 /** A writer putting themselves in the place of one of scripture's people who died by their own hand or asked to die. */
