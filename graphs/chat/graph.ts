@@ -9,7 +9,7 @@ import { createConvertLinks } from "./nodes/convert-links.js";
 import { createRejectInput } from "./nodes/reject-input.js";
 import { createRespondCanned } from "./nodes/respond-canned.js";
 import { createValidateInput } from "./nodes/validate-input.js";
-import { routeAfterAgent, routeAfterPreflight, routeAfterValidate } from "./routing.js";
+import { routeAfterAgent, routeAfterPreflight, routeAfterValidate, routed } from "./routing.js";
 import { ChatContextSchema } from "./context-schema.js";
 import { ChatInput, ChatState } from "./state.js";
 
@@ -32,10 +32,15 @@ export function buildChatGraph(deps: ChatDeps) {
     // The context schema and the input of messages alone are what Studio draws its forms from.
     new StateGraph({ state: ChatState, input: ChatInput, context: STUDIO_CONTEXT })
       // Guards the entry: a user turn last, known slugs and translation, a key.
-      .addNode("validateInput", createValidateInput(deps))
+      // Each node with branches names its next node itself (routing.ts routed: a Command to one of its
+      // `ends`, drawn as the dashed branches), from the state its update leaves.
+      .addNode("validateInput", routed(createValidateInput(deps), routeAfterValidate), { ends: ["classifyPreflight", "callAgent", END] })
       // Rules, then the classifier model, sort the last user message into the spec's categories; the
       // verdict decides every branch. In parallel mode the agent's first call starts beside the classifier.
-      .addNode("classifyPreflight", createClassifyPreflight(deps), { metadata: { starts: PARALLEL_NOTE } })
+      .addNode("classifyPreflight", routed(createClassifyPreflight(deps), routeAfterPreflight), {
+        ends: ["callAgent", "respondCanned", "rejectInput", "answerHousekeeping"],
+        metadata: { starts: PARALLEL_NOTE },
+      })
       // Greeting, fragment or support question: a canned reply, no agent.
       .addNode("respondCanned", createRespondCanned(deps))
       // A chat UI's title, tags or follow-ups: the JSON asked for, from one small call; no tools, no links.
@@ -44,15 +49,12 @@ export function buildChatGraph(deps: ChatDeps) {
       .addNode("rejectInput", createRejectInput(deps))
       // One model turn with the scripture tools; streams the answer turn. Its first step adds the service's
       // search (and passage lookup) as a completed tool turn before the call (prefetch.ts).
-      .addNode("callAgent", createCallAgent(deps), { metadata: { first_call: FIRST_CALL_NOTE } })
+      .addNode("callAgent", routed(createCallAgent(deps), routeAfterAgent), { ends: ["callTools", "convertLinks"], metadata: { first_call: FIRST_CALL_NOTE } })
       // Runs the turn's tool calls and hands the results back to the agent.
       .addNode("callTools", createCallTools(deps))
       // Scripture references become reader links in the final content.
       .addNode("convertLinks", createConvertLinks(deps))
       .addEdge(START, "validateInput")
-      .addConditionalEdges("validateInput", routeAfterValidate, ["classifyPreflight", "callAgent", END])
-      .addConditionalEdges("classifyPreflight", routeAfterPreflight, ["callAgent", "respondCanned", "rejectInput", "answerHousekeeping"])
-      .addConditionalEdges("callAgent", routeAfterAgent, ["callTools", "convertLinks"])
       .addEdge("callTools", "callAgent")
       .addEdge("respondCanned", END)
       .addEdge("answerHousekeeping", END)

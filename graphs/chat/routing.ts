@@ -1,8 +1,8 @@
 import type { AIMessage } from "@langchain/core/messages";
-import { END } from "@langchain/langgraph";
+import { Command, END } from "@langchain/langgraph";
 import type { ChatRunConfig } from "./configuration.js";
 import { PREFLIGHT_ACTION } from "./contract.js";
-import type { ChatStateValue } from "./state.js";
+import type { ChatStateUpdate, ChatStateValue } from "./state.js";
 
 /** END when validateInput already answered (a run with no key where none can be sent: missingKeyReply). */
 export function routeAfterValidate(state: ChatStateValue, config: ChatRunConfig): "classifyPreflight" | "callAgent" | typeof END {
@@ -22,4 +22,35 @@ export function routeAfterPreflight(state: ChatStateValue): "callAgent" | "respo
 export function routeAfterAgent(state: ChatStateValue): "callTools" | "convertLinks" {
   const last = state.messages[state.messages.length - 1] as AIMessage | undefined;
   return last?.tool_calls?.length ? "callTools" : "convertLinks";
+}
+
+/**
+ * A node that names the next node itself: it runs, then `route` reads the state its update leaves,
+ * and the node returns a Command carrying the update and the destination. The destinations are the
+ * node's `ends` in graph.ts, so the drawing and Studio show the same dashed branches a conditional
+ * edge would. What it saves is per routed step: a conditional edge is a runnable of its own that
+ * first rebuilds the whole state (a fresh copy of every channel with the node's writes applied) only
+ * for the router to read one or two fields; here the router reads the node's own update over the
+ * state it was given.
+ */
+export function routed<N extends string>(
+  node: (state: ChatStateValue, config: ChatRunConfig) => Promise<ChatStateUpdate>,
+  route: (state: ChatStateValue, config: ChatRunConfig) => N,
+): (state: ChatStateValue, config: ChatRunConfig) => Promise<Command<unknown, ChatStateUpdate, N>> {
+  return async (state, config) => {
+    const update = await node(state, config);
+    return new Command({ update, goto: route(stateAfter(state, update), config) });
+  };
+}
+
+/**
+ * The state as a router reads it after a node's update: each field the update sets replaces the
+ * state's (the routers read last-value fields only), and `messages` has the update's messages after
+ * the state's, as the messages reducer appends the new ones the nodes write (AIMessage and
+ * ToolMessage instances with fresh ids).
+ */
+export function stateAfter(state: ChatStateValue, update: ChatStateUpdate): ChatStateValue {
+  const added = update.messages;
+  const messages = added === undefined ? state.messages : state.messages.concat(added as ChatStateValue["messages"]);
+  return { ...state, ...(update as Partial<ChatStateValue>), messages };
 }

@@ -20,7 +20,10 @@ export class SpeculativeCall {
   private readonly held: ChatCompletionChunk[] = [];
   private ended = false;
   private failure: unknown;
-  private wake: (() => void) | undefined;
+  /** The reader's place in `held` (chunks() has one reader: the step that adopted the call). */
+  private read = 0;
+  /** The reader waiting for the next chunk, or for the end. */
+  private waiting: { resolve: (r: IteratorResult<ChatCompletionChunk, undefined>) => void; reject: (err: unknown) => void } | undefined;
   private received = 0;
   private reported: Usage | undefined;
   private cost: Usage | undefined;
@@ -65,26 +68,34 @@ export class SpeculativeCall {
     for (const t of delta?.tool_calls ?? []) this.received += (t.function?.name?.length ?? 0) + (t.function?.arguments?.length ?? 0);
   }
 
+  /** Hands the waiting reader the next chunk as it arrives, or the end (the failure included). */
   private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    const waiting = this.waiting;
+    if (!waiting) return;
+    if (this.read < this.held.length) {
+      this.waiting = undefined;
+      waiting.resolve({ value: this.held[this.read++]!, done: false });
+    } else if (this.ended) {
+      this.waiting = undefined;
+      if (this.failure !== undefined) waiting.reject(this.failure);
+      else waiting.resolve({ value: undefined, done: true });
+    }
   }
 
-  /** The held chunks, then the live ones, as the provider's stream would give them (its failure included). */
-  async *chunks(): AsyncIterable<ChatCompletionChunk> {
-    let i = 0;
-    for (;;) {
-      if (i < this.held.length) {
-        yield this.held[i++]!;
-        continue;
-      }
-      if (this.ended) {
-        if (this.failure !== undefined) throw this.failure;
-        return;
-      }
-      await new Promise<void>((resolve) => (this.wake = resolve));
-    }
+  /**
+   * The held chunks, then the live ones, as the provider's stream would give them (its failure
+   * included). A plain iterator rather than an async generator: a held chunk is handed over in one
+   * resolved promise, and a chunk the reader waits for settles the one promise it waits on (pump
+   * hands it over as it arrives), where a generator costs an await and a resumption of its own, and
+   * a wake-up promise more, for every event of the answer.
+   */
+  chunks(): AsyncIterable<ChatCompletionChunk> {
+    const next = (): Promise<IteratorResult<ChatCompletionChunk, undefined>> => {
+      if (this.read < this.held.length) return Promise.resolve({ value: this.held[this.read++]!, done: false });
+      if (this.ended) return this.failure !== undefined ? Promise.reject(this.failure) : Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+    };
+    return { [Symbol.asyncIterator]: () => ({ next }) };
   }
 
   /**
