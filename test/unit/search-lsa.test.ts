@@ -63,3 +63,33 @@ describe("LSA", () => {
     expect(Array.from(back.embedTokens(["king", "throne"])!)).toEqual(Array.from(model.embedTokens(["king", "throne"])!));
   });
 });
+
+describe("LSA training's vocabulary", () => {
+  // Repeated words in a document, words in one document only, and words whose order differs by code unit.
+  const corpus = [
+    ["shepherd", "sheep", "sheep", "Zion", "lamb"],
+    ["sheep", "Zion", "éden", "throne"],
+    ["throne", "éden", "king", "king", "king"],
+    ["shepherd", "throne", "alone"],
+  ];
+
+  it("when trained with minDf 2, then the vocabulary is the words in two documents or more, in code-unit order, each with idf log((n + 1) / (df + 1)) + 1", () => {
+    const model = trainLsa(corpus, { dim: 2, seed: 3, minDf: 2 });
+    const df = new Map<string, number>();
+    for (const doc of corpus) for (const t of new Set(doc)) df.set(t, (df.get(t) ?? 0) + 1);
+    const expected = [...df].filter(([, n]) => n >= 2).map(([t]) => t).sort();
+    expect(model.vocab).toEqual(["Zion", "sheep", "shepherd", "throne", "éden"]);
+    expect(model.vocab).toEqual(expected);
+    expect(Array.from(model.idf)).toEqual(expected.map((t) => Math.fround(Math.log(5 / (df.get(t)! + 1)) + 1)));
+  });
+
+  it("when the documents come from a generator, one at a time, then the model is the one trained on the array", () => {
+    const fromArray = trainLsa(corpus, { dim: 2, seed: 3, minDf: 2 });
+    function* oneAtATime() {
+      for (const doc of corpus) yield [...doc];
+    }
+    const fromGenerator = trainLsa(oneAtATime(), { dim: 2, seed: 3, minDf: 2 });
+    expect(fromGenerator.hash()).toBe(fromArray.hash());
+    expect(Array.from(fromGenerator.embedTokens(["sheep", "throne"])!)).toEqual(Array.from(fromArray.embedTokens(["sheep", "throne"])!));
+  });
+});

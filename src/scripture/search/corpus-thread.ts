@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -20,13 +21,13 @@ export interface PreparedCorpus {
   corpusHash: string;
   /** Whether the teaching signals were read from DATA_DIR or built now (always built without a DATA_DIR). */
   signalsFrom: "stored" | "built";
-  /** Trains LSA on the windows; the model and its serialized bytes (what the index file holds). */
+  /** Trains LSA on the windows; the model and its serialized bytes (what the index file holds). Kept: asked again (a retried build), it answers without the worker. */
   trainLsa(options: LsaOptions): Promise<{ model: LsaModel; bytes: Buffer }>;
   /** The windows' texts, in passage order (embedding them with an endpoint). */
   texts(): Promise<string[]>;
-  /** The passages' vectors under a serialized model (LsaModel.serialize), passages.length x dim, row-major. */
+  /** The passages' vectors under a serialized model (LsaModel.serialize), passages.length x dim, row-major. The last ones are kept, as trainLsa's model. */
   embedLsa(model: Uint8Array): Promise<Float32Array>;
-  /** Ends the worker; idempotent. */
+  /** Ends the worker (what trainLsa and embedLsa computed stays available); idempotent. */
   release(): Promise<void>;
 }
 
@@ -109,6 +110,13 @@ export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string, si
     await worker.terminate();
   };
 
+  // What the worker computed is kept, so the index build can end the worker (its heap: the windows' texts,
+  // the training's arrays) as soon as it has the vectors, and a retry of the build is still answered.
+  // The model and the vectors are what the built index holds anyway.
+  const trained = new Map<string, Promise<{ model: LsaModel; bytes: Buffer }>>();
+  let embedded: { key: string; vectors: Promise<Float32Array> } | undefined;
+  const keyOf = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
   return next().then(
     (reply) => {
       if (reply.type !== "prepared") throw new Error(`corpus worker answered ${reply.type} first`);
@@ -117,13 +125,31 @@ export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string, si
         ranker: Object.assign(new PassageRanker(reply.passages, reply.bm25), { prior: reply.signals.prior, listShare: reply.signals.listShare, commentaryField: new Bm25Index(reply.signals.commentary) }),
         corpusHash: reply.corpusHash,
         signalsFrom: reply.signalsFrom,
-        trainLsa: async (options) => {
-          const { model } = await ask({ type: "train", options }, "trained");
-          const bytes = Buffer.from(model.buffer, model.byteOffset, model.byteLength);
-          return { model: LsaModel.deserialize(bytes), bytes };
+        trainLsa: (options) => {
+          const key = JSON.stringify(options);
+          let result = trained.get(key);
+          if (!result) {
+            result = ask({ type: "train", options }, "trained").then(({ model }) => {
+              const bytes = Buffer.from(model.buffer, model.byteOffset, model.byteLength);
+              return { model: LsaModel.deserialize(bytes), bytes };
+            });
+            trained.set(key, result);
+            result.catch(() => trained.delete(key));
+          }
+          return result;
         },
         texts: async () => (await ask({ type: "texts" }, "texts")).texts,
-        embedLsa: async (model) => (await ask({ type: "embed", model }, "embedded")).vectors,
+        embedLsa: (model) => {
+          const key = keyOf(model);
+          if (embedded?.key !== key) {
+            const vectors = ask({ type: "embed", model }, "embedded").then((r) => r.vectors);
+            embedded = { key, vectors };
+            vectors.catch(() => {
+              if (embedded?.vectors === vectors) embedded = undefined;
+            });
+          }
+          return embedded.vectors;
+        },
         release,
       };
     },

@@ -168,7 +168,8 @@ function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
       if (req.type === "texts") {
         port.postMessage({ type: "texts", texts: passages.map((p) => p.text) } satisfies CorpusReply);
       } else if (req.type === "train") {
-        const model = trainLsa(passages.map((p) => tokenize(p.text)), req.options).serialize();
+        // One window's tokens at a time (trainLsa keeps term ids): all of them at once were ~50 MB of strings at the first start's peak.
+        const model = trainLsa((function* () { for (const p of passages) yield tokenize(p.text); })(), req.options).serialize();
         port.postMessage({ type: "trained", model } satisfies CorpusReply);
       } else {
         const embedder = lsaEmbedder(LsaModel.deserialize(Buffer.from(req.model.buffer, req.model.byteOffset, req.model.byteLength)));

@@ -58,7 +58,7 @@ export function prepareCorpus(bible: ChapterSource, options: { dataDir?: string 
 
 export interface IndexOptions {
   bible: ChapterSource;
-  /** Already prepared from `bible` (start-up overlaps it with Chroma's boot); the caller releases it. */
+  /** Already prepared from `bible` (start-up overlaps it with Chroma's boot); the caller releases it (with LSA the build ends its worker as soon as the vectors are in hand). */
   prepared?: PreparedCorpus;
   conn: ChromaConnection;
   dataDir: string;
@@ -153,11 +153,21 @@ async function buildIndex(options: IndexOptions, corpus: PreparedCorpus, files: 
   const store = new PassageStore(options.conn, { name: collection, embedderId: embedder.id, corpusHash, dim: embedder.dim, indexVersion: INDEX_VERSION });
   let vectors = priorValid && prior.embedderId === embedder.id ? await files.readVectors(vectorsFile) : undefined;
   if (vectors && vectors.length !== passages.length * embedder.dim) vectors = undefined;
+  // With LSA the corpus worker has nothing left to do once the model and the vectors are in hand (a
+  // retried build is answered from what the corpus kept: PreparedCorpus.trainLsa, embedLsa). Ending it
+  // then frees its heap (the windows' texts, the training's arrays) before Chroma is written: on a
+  // first start that heap beside the upload was the start's peak. An endpoint's embedding asks the
+  // worker for the texts, so it keeps the worker until the caller releases it.
+  const doneWithWorker = async () => {
+    if (lsa) await corpus.release();
+  };
+  if (vectors) await doneWithWorker();
 
   const built = await acquireCollection(store, passages.length, options, async (claim) => {
     const fresh = !vectors;
     vectors ??= await embedPassages(corpus, embedder, lsa, log);
     if (fresh) files.writeVectors(vectorsFile, vectors);
+    await doneWithWorker();
     log.info({ collection, passages: passages.length, claim: claim.generation }, "search index: writing vectors to Chroma");
     let logged = 0;
     await store.build(passages, vectors, claim, (done) => {

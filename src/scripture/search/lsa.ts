@@ -83,6 +83,8 @@ function readF32(buf: Buffer, offset: number, length: number): Float32Array {
   return out;
 }
 
+const EMPTY = new Int32Array(0);
+
 interface Csr {
   rows: number;
   cols: number;
@@ -119,25 +121,57 @@ function mulSparseTransposeDense(x: Csr, d: Float64Array, l: number): Float64Arr
   return out;
 }
 
-/** Trains the model by randomized SVD (Halko, Martinsson & Tropp) with power iterations. */
-export function trainLsa(docs: readonly (readonly string[])[], options: LsaOptions): LsaModel {
+/**
+ * Trains the model by randomized SVD (Halko, Martinsson & Tropp) with power iterations. `docs` may be a
+ * generator: each document's tokens become term ids as they come, so a caller that tokenizes one window
+ * at a time never holds the corpus' tokens (about 1.7 million strings for the WEB) at once.
+ */
+export function trainLsa(docs: Iterable<readonly string[]>, options: LsaOptions): LsaModel {
   const minDf = options.minDf ?? 2;
-  const df = new Map<string, number>();
-  for (const doc of docs) for (const t of new Set(doc)) df.set(t, (df.get(t) ?? 0) + 1);
-  const vocab = [...df.entries()].filter(([, n]) => n >= minDf).map(([t]) => t).sort();
-  const index = new Map(vocab.map((t, i) => [t, i]));
-  const n = docs.length;
-  const idf = Float32Array.from(vocab, (t) => Math.log((n + 1) / (df.get(t)! + 1)) + 1);
+  // Every term in the order first seen, its document frequency, and each document as term ids.
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  const df: number[] = [];
+  const lastDoc: number[] = [];
+  const rows: Int32Array[] = [];
+  for (const doc of docs) {
+    const r = rows.length;
+    const ids = new Int32Array(doc.length);
+    let k = 0;
+    for (const t of doc) {
+      let id = termIds.get(t);
+      if (id === undefined) {
+        id = terms.length;
+        termIds.set(t, id);
+        terms.push(t);
+        df.push(0);
+        lastDoc.push(-1);
+      }
+      if (lastDoc[id] !== r) (lastDoc[id] = r), df[id]!++;
+      ids[k++] = id;
+    }
+    rows.push(ids);
+  }
+  termIds.clear();
+  // In code-unit order, as Array.prototype.sort orders strings.
+  const kept = terms.map((_, id) => id).filter((id) => df[id]! >= minDf).sort((a, b) => (terms[a]! < terms[b]! ? -1 : terms[a]! > terms[b]! ? 1 : 0));
+  const vocab = kept.map((id) => terms[id]!);
+  // Term id -> vocabulary index (-1: in fewer than minDf documents).
+  const column = new Int32Array(terms.length).fill(-1);
+  kept.forEach((id, i) => (column[id] = i));
+  const n = rows.length;
+  const idf = Float32Array.from(kept, (id) => Math.log((n + 1) / (df[id]! + 1)) + 1);
 
   const ptr = new Int32Array(n + 1);
   const cols: number[] = [];
   const vals: number[] = [];
-  docs.forEach((doc, r) => {
+  rows.forEach((doc, r) => {
     const counts = new Map<number, number>();
-    for (const t of doc) {
-      const i = index.get(t);
-      if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
+    for (const id of doc) {
+      const i = column[id]!;
+      if (i >= 0) counts.set(i, (counts.get(i) ?? 0) + 1);
     }
+    rows[r] = EMPTY;
     const entries = [...counts.entries()].sort((a, b) => a[0] - b[0]);
     const weights = entries.map(([i, tf]) => (1 + Math.log(tf)) * idf[i]!);
     const norm = Math.sqrt(weights.reduce((s, w) => s + w * w, 0)) || 1;
