@@ -1,0 +1,67 @@
+/**
+ * The distress model's training data (graphs/chat/distress/model.ts, evals/care/train.ts), and only it:
+ * the dev halves of the care sets (distress-dev, distress2-dev, ordinary-dev, ordinary2-dev), the probes
+ * read while tuning (tuned-*.txt distress, ordinary-1/2/3.txt ordinary), and as more ordinary questions the
+ * search eval sets' dev halves (every set but care-*.jsonl, whose queries are distress messages). Never a
+ * held-out half, never an untuned-* probe: those are the measure (docs/care.md).
+ *
+ * A conversation of the care sets is one example, its user turns joined (its distress may be in any turn);
+ * an ordinary conversation gives each turn. A search query the rules already read as distress ("I feel so
+ * lonely, nobody cares about me" in the everyday set) is left out: the search sets did not label care,
+ * and the service answers it with care either way.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+
+export interface Example {
+  text: string;
+  /** 1 distress, 0 ordinary. */
+  label: 0 | 1;
+  source: string;
+}
+
+const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter((l) => l.trim() && !l.startsWith("#"));
+const tsvTurns = (path: string) => lines(path).map((l) => (l.split("\t")[1] ?? "").split(" || ").map((t) => t.trim()));
+
+export const CARE_DEV = { distress: ["distress-dev.tsv", "distress2-dev.tsv"], ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv"] };
+export const PROBES = { distress: ["tuned-1.txt", "tuned-2.txt", "tuned-3.txt", "tuned-es.txt"], ordinary: ["ordinary-1.txt", "ordinary-2.txt", "ordinary-3.txt"] };
+export const SEARCH_DEV = ["everyday-dev.jsonl", "everyday-blind-dev.jsonl", "topics-dev.jsonl", "typed-dev.jsonl", "queries.jsonl"];
+
+/** `readByRules`: the rules' reading, to leave out the search queries they already call care. */
+export function trainingExamples(readByRules: (text: string) => boolean): Example[] {
+  const out: Example[] = [];
+  for (const f of CARE_DEV.distress) for (const turns of tsvTurns(join(here, f))) out.push({ text: turns.join("\n"), label: 1, source: f });
+  for (const f of CARE_DEV.ordinary) for (const turns of tsvTurns(join(here, f))) for (const t of turns) out.push({ text: t, label: 0, source: f });
+  for (const f of PROBES.distress) for (const l of lines(join(here, "probes", f))) out.push({ text: l.trim(), label: 1, source: f });
+  for (const f of PROBES.ordinary) for (const l of lines(join(here, "probes", f))) out.push({ text: l.trim(), label: 0, source: f });
+  for (const f of SEARCH_DEV) {
+    for (const l of lines(join(root, "evals", "search", f))) {
+      const row = JSON.parse(l) as { query: string; split?: string };
+      if (row.split !== undefined && row.split !== "dev") continue;
+      if (readByRules(row.query)) continue;
+      out.push({ text: row.query, label: 0, source: f });
+    }
+  }
+  return out;
+}
+
+/**
+ * The hash of the files the examples are read from (name and bytes, in order): a change to any of them
+ * means the shipped weights are stale. (The rules' reading that leaves search queries out is not in it:
+ * a rule change need not retrain.)
+ */
+export function dataHash(): string {
+  const h = createHash("sha256");
+  const files = [
+    ...[...CARE_DEV.distress, ...CARE_DEV.ordinary].map((f) => join(here, f)),
+    ...[...PROBES.distress, ...PROBES.ordinary].map((f) => join(here, "probes", f)),
+    ...SEARCH_DEV.map((f) => join(root, "evals", "search", f)),
+  ];
+  for (const f of files) h.update(`${f.slice(root.length + 1)}\n`).update(readFileSync(f));
+  return h.digest("hex");
+}

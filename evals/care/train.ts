@@ -1,0 +1,156 @@
+/**
+ * Trains the learned distress reader (graphs/chat/distress/model.ts) and writes its weights to
+ * graphs/chat/distress/model.json: logistic regression on hashed features, full-batch Adam from zero
+ * weights in a fixed order (deterministic: the same data gives the same file), classes weighted equally,
+ * L2-regularised. Data: evals/care/train-data.ts (dev halves and tuning probes only).
+ *
+ * The threshold is chosen by 5-fold cross-validation on the same data: each example's probability from a
+ * model trained without its fold; the lowest threshold at which rules OR model adds at most MAX_EXTRA_FA
+ * false alarms (model says distress, rules do not) over all the ordinary examples, and at most
+ * MAX_EXTRA_FA_CARE over the care sets' ordinary dev questions.
+ *
+ *   npm run train:care             train, print the cross-validation table, write model.json
+ *   npm run train:care -- --check  train and compare with the shipped file (exit 1 if it differs)
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { BUCKETS, MODEL_FILE, decodeModel, features, type DistressModel, type ModelFile } from "../../graphs/chat/distress/model.js";
+import { distressModelProbability, distressReading, isDistress } from "../../graphs/chat/distress/rules.js";
+import { CARE_DEV, dataHash, trainingExamples, type Example } from "./train-data.js";
+
+export const OPTIONS = { iterations: 300, learningRate: 0.05, l2: 1e-4, folds: 5, maxExtraFa: 0.01, maxExtraFaCare: 1 };
+
+interface Sparse {
+  idx: Int32Array;
+  val: Float32Array;
+  y: number;
+  weight: number;
+}
+
+function sparse(examples: readonly Example[]): Sparse[] {
+  const pos = examples.filter((e) => e.label === 1).length;
+  const neg = examples.length - pos;
+  return examples.map((e) => {
+    const f = [...features(distressReading(e.text))].sort((a, b) => a[0] - b[0]);
+    return {
+      idx: Int32Array.from(f.map(([b]) => b)),
+      val: Float32Array.from(f.map(([, x]) => x)),
+      y: e.label,
+      weight: e.label === 1 ? examples.length / (2 * pos) : examples.length / (2 * neg),
+    };
+  });
+}
+
+/** Full-batch Adam on the weighted mean log loss plus l2/2 * |w|^2 (the bias is not regularised). */
+export function fit(data: readonly Sparse[]): { weights: Float64Array; bias: number } {
+  const { iterations, learningRate: lr, l2 } = OPTIONS;
+  const w = new Float64Array(BUCKETS);
+  const m = new Float64Array(BUCKETS + 1);
+  const v = new Float64Array(BUCKETS + 1);
+  const grad = new Float64Array(BUCKETS + 1);
+  let bias = 0;
+  const [b1, b2, eps] = [0.9, 0.999, 1e-8];
+  for (let t = 1; t <= iterations; t++) {
+    grad.fill(0);
+    for (const d of data) {
+      let z = bias;
+      for (let k = 0; k < d.idx.length; k++) z += w[d.idx[k]!]! * d.val[k]!;
+      const g = (d.weight * (1 / (1 + Math.exp(-z)) - d.y)) / data.length;
+      for (let k = 0; k < d.idx.length; k++) grad[d.idx[k]!]! += g * d.val[k]!;
+      grad[BUCKETS]! += g;
+    }
+    for (let i = 0; i < BUCKETS; i++) grad[i]! += l2 * w[i]!;
+    for (let i = 0; i <= BUCKETS; i++) {
+      const gi = grad[i]!;
+      if (gi === 0 && m[i] === 0) continue;
+      m[i] = b1 * m[i]! + (1 - b1) * gi;
+      v[i] = b2 * v[i]! + (1 - b2) * gi * gi;
+      const step = (lr * (m[i]! / (1 - b1 ** t))) / (Math.sqrt(v[i]! / (1 - b2 ** t)) + eps);
+      if (i === BUCKETS) bias -= step;
+      else w[i]! -= step;
+    }
+  }
+  return { weights: w, bias };
+}
+
+const asModel = (f: { weights: Float64Array; bias: number }, threshold = 0.5): DistressModel => ({ weights: Float32Array.from(f.weights), bias: f.bias, threshold });
+
+const THRESHOLDS = Array.from({ length: 99 }, (_, i) => (i + 1) / 100);
+
+function crossValidate(examples: readonly Example[], data: readonly Sparse[]) {
+  const { folds } = OPTIONS;
+  const oof = new Float64Array(examples.length);
+  for (let k = 0; k < folds; k++) {
+    const model = asModel(fit(data.filter((_, i) => i % folds !== k)));
+    examples.forEach((e, i) => {
+      if (i % folds === k) oof[i] = distressModelProbability(e.text, model);
+    });
+  }
+  const rules = examples.map((e) => isDistress(e.text));
+  const careOrdinary = new Set(CARE_DEV.ordinary);
+  const rows = THRESHOLDS.map((t) => {
+    let tp = 0, tpRules = 0, fa = 0, faRules = 0, faCare = 0, faCareRules = 0;
+    examples.forEach((e, i) => {
+      const either = rules[i]! || oof[i]! >= t;
+      if (e.label === 1) {
+        tp += +either;
+        tpRules += +rules[i]!;
+      } else {
+        fa += +either;
+        faRules += +rules[i]!;
+        if (careOrdinary.has(e.source)) {
+          faCare += +either;
+          faCareRules += +rules[i]!;
+        }
+      }
+    });
+    return { t, tp, tpRules, fa, faRules, faCare, faCareRules };
+  });
+  return rows;
+}
+
+function encode(f: { weights: Float64Array; bias: number }, threshold: number, examples: readonly Example[]): ModelFile {
+  let max = 0;
+  for (const x of f.weights) max = Math.max(max, Math.abs(x));
+  const scale = max / 32767 || 1;
+  const buf = Buffer.alloc(BUCKETS * 2);
+  for (let i = 0; i < BUCKETS; i++) buf.writeInt16LE(Math.round(f.weights[i]! / scale), i * 2);
+  const positives = examples.filter((e) => e.label === 1).length;
+  return {
+    buckets: BUCKETS,
+    bias: Number(f.bias.toFixed(6)),
+    threshold,
+    scale: Number(scale.toPrecision(9)),
+    weights: buf.toString("base64"),
+    data: { sha256: dataHash(), positives, negatives: examples.length - positives },
+    options: OPTIONS,
+  };
+}
+
+function main() {
+  const examples = trainingExamples(isDistress);
+  const data = sparse(examples);
+  const pos = examples.filter((e) => e.label === 1).length;
+  console.log(`training examples: ${pos} distress, ${examples.length - pos} ordinary`);
+  const rows = crossValidate(examples, data);
+  const negatives = examples.length - pos;
+  const allowed = Math.floor(OPTIONS.maxExtraFa * negatives);
+  const chosen = rows.find((r) => r.fa - r.faRules <= allowed && r.faCare - r.faCareRules <= OPTIONS.maxExtraFaCare) ?? rows.at(-1)!;
+  console.log(`cross-validation (${OPTIONS.folds} folds), rules OR model at threshold t; rules alone: distress ${rows[0]!.tpRules}/${pos}, ordinary flagged ${rows[0]!.faRules}/${negatives} (care ordinary dev ${rows[0]!.faCareRules})`);
+  for (const r of rows.filter((r) => Math.round(r.t * 100) % 5 === 0 || r === chosen))
+    console.log(`  t=${r.t.toFixed(2)} distress ${r.tp}/${pos}  ordinary flagged ${r.fa}/${negatives} (care ordinary dev ${r.faCare})${r === chosen ? "  <- chosen" : ""}`);
+  const file = encode(fit(data), chosen.t, examples);
+  const text = `${JSON.stringify(file)}\n`;
+  const path = fileURLToPath(MODEL_FILE);
+  if (process.argv.includes("--check")) {
+    const same = readFileSync(path, "utf8") === text;
+    console.log(same ? "model.json matches the training" : "model.json differs from the training: run npm run train:care");
+    if (!same) process.exit(1);
+    return;
+  }
+  writeFileSync(path, text);
+  decodeModel(file);
+  console.log(`wrote ${path} (${text.length} bytes), threshold ${chosen.t}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -1,0 +1,109 @@
+import { readFileSync } from "node:fs";
+import { TEXT_LIMITS } from "../../../src/limits.js";
+
+/**
+ * A small learned reader of distress beside the phrase rules (rules.ts): logistic regression over
+ * hashed features of the text as the rules read it (distressForm, dying-to-self taken out): word
+ * unigrams and bigrams, and character 3- to 5-grams within words (for typos: "suicdal", "kil myslef").
+ * Each feature is hashed (FNV-1a) into one of BUCKETS weights; the counts are scaled to unit length, so a
+ * long message weighs like a short one. Phrase rules read what was foreseen; this reads wording near what
+ * the dev data and tuning probes say, and was measured on the held-out halves and the probes never
+ * trained on (docs/care.md, "A learned reader").
+ *
+ * Trained by evals/care/train.ts (`npm run train:care`, deterministic), which writes model.json beside this
+ * file: the weights as base64 of an Int16Array (weight = value * scale), the bias, and the threshold
+ * chosen by cross-validation on the dev data.
+ */
+
+export const BUCKETS = 1 << 16;
+/** The model reads at most a chat message's worth of text (the shared cap): linear, and bounded. */
+export const MODEL_CHARS = TEXT_LIMITS.message;
+
+const WORD_TAG = "w:";
+const BIGRAM_TAG = "b:";
+const CHAR_TAG = "c:";
+
+/** FNV-1a over the UTF-16 code units, 32 bits, into a bucket. */
+function bucket(feature: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < feature.length; i++) {
+    h ^= feature.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) & (BUCKETS - 1);
+}
+
+/**
+ * The text's features as bucket -> count, scaled to unit length (L2). `norm` is distressForm text (lower
+ * case, single spaces). Linear in the text: each word gives one unigram, one bigram and at most 3 * (its
+ * length + 2) character grams, and words longer than 24 letters give no character grams (no word is).
+ */
+export function features(norm: string): Map<number, number> {
+  const counts = new Map<number, number>();
+  const add = (f: string) => {
+    const b = bucket(f);
+    counts.set(b, (counts.get(b) ?? 0) + 1);
+  };
+  const words = norm.slice(0, MODEL_CHARS).split(" ").filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    add(WORD_TAG + w);
+    add(BIGRAM_TAG + (i === 0 ? "^" : words[i - 1]!) + " " + w);
+    if (w.length > 24) continue;
+    const marked = `<${w}>`;
+    for (let n = 3; n <= 5; n++) for (let s = 0; s + n <= marked.length; s++) add(CHAR_TAG + marked.slice(s, s + n));
+  }
+  if (words.length > 0) add(BIGRAM_TAG + words.at(-1)! + " $");
+  let sq = 0;
+  for (const c of counts.values()) sq += c * c;
+  const scale = sq > 0 ? 1 / Math.sqrt(sq) : 0;
+  for (const [b, c] of counts) counts.set(b, c * scale);
+  return counts;
+}
+
+export interface DistressModel {
+  weights: Float32Array;
+  bias: number;
+  /** Distress when the probability is at least this (chosen on the dev data by cross-validation). */
+  threshold: number;
+}
+
+/** The file the training script writes. */
+export interface ModelFile {
+  buckets: number;
+  bias: number;
+  threshold: number;
+  /** Each weight is its Int16 value times this. */
+  scale: number;
+  /** Base64 of the Int16Array of weights, little-endian. */
+  weights: string;
+  /** The training data's hash and counts, as the script saw them (the test checks the data still hashes to it). */
+  data: { sha256: string; positives: number; negatives: number };
+  options: Record<string, number>;
+}
+
+export const MODEL_FILE = new URL("./model.json", import.meta.url);
+
+export function decodeModel(file: ModelFile): DistressModel {
+  if (file.buckets !== BUCKETS) throw new Error(`distress model: ${file.buckets} buckets, this reader hashes into ${BUCKETS}`);
+  const bytes = Buffer.from(file.weights, "base64");
+  if (bytes.length !== BUCKETS * 2) throw new Error(`distress model: ${bytes.length} bytes of weights, expected ${BUCKETS * 2}`);
+  const weights = new Float32Array(BUCKETS);
+  for (let i = 0; i < BUCKETS; i++) weights[i] = bytes.readInt16LE(i * 2) * file.scale;
+  return { weights, bias: file.bias, threshold: file.threshold };
+}
+
+let loaded: DistressModel | undefined;
+
+/** The shipped model, read once on first use. */
+export function distressModel(): DistressModel {
+  loaded ??= decodeModel(JSON.parse(readFileSync(MODEL_FILE, "utf8")) as ModelFile);
+  return loaded;
+}
+
+/** The model's probability that `norm` (distressForm text) is distress. */
+export function distressProbability(norm: string, model: DistressModel = distressModel()): number {
+  let z = model.bias;
+  for (const [b, x] of features(norm)) z += model.weights[b]! * x;
+  return 1 / (1 + Math.exp(-z));
+}
