@@ -202,6 +202,9 @@ describe("the language a distress message was read in", () => {
     ["ayudaaa", "es"],
     ["kms", "en"],
     ["adieu", "fr"],
+    // Read by the wider net alone (firstPersonHarm), in its own language.
+    ["mi papa esta borracho y tiene una pistola", "es"],
+    ["everything hurts and the pills are in my hand", "en"],
   ] as const)("when the message is %j, then it is read as %s", (text, lang) => {
     expect(distressLanguage(text)).toBe(lang);
   });

@@ -138,9 +138,11 @@ const HARM_LEXICON_ES =
 const ABOUT_A_TEXT_ES =
   /\b(?:biblia|biblico|versiculos?|capitulo|salmos?|clase|sermon|predica\w*|estudio|significa\w*|explica\w*|por que|que dice|que enseña|que ensena|teolog\w*|catecismo|iglesia primitiva|martir\w*|jesus|cristo|senor|dios|entender|aprender|leer|libro|evangelio|apocalipsis)\b/;
 
-function firstPersonHarm(norm: string): boolean {
-  if (FIRST_PERSON_EN.test(norm) && HARM_LEXICON.test(norm) && !ABOUT_A_TEXT.test(norm)) return true;
-  return FIRST_PERSON_ES.test(norm) && HARM_LEXICON_ES.test(norm) && !ABOUT_A_TEXT_ES.test(norm);
+/** The language of the wider net that reads the text, else undefined. */
+function firstPersonHarm(norm: string): DistressLanguage | undefined {
+  if (FIRST_PERSON_EN.test(norm) && HARM_LEXICON.test(norm) && !ABOUT_A_TEXT.test(norm)) return "en";
+  if (FIRST_PERSON_ES.test(norm) && HARM_LEXICON_ES.test(norm) && !ABOUT_A_TEXT_ES.test(norm)) return "es";
+  return undefined;
 }
 
 /** A writer putting themselves in the place of one of scripture's people who died by their own hand or asked to die. */
@@ -209,7 +211,7 @@ export const isDistress: (text: string) => boolean = memo((text) => {
   if (aboutScripturePerson(norm)) return false;
   if (anyOf(KINDS_ANY, norm)) return true;
   if (anyOf(MENTIONS_ANY, norm) && !ABOUT_OTHERS.test(norm)) return true;
-  if (firstPersonHarm(norm)) return true;
+  if (firstPersonHarm(norm) !== undefined) return true;
   const cry = crying(norm);
   return HELP_ANY.test(cry) || isCry(cry);
 });
@@ -269,7 +271,9 @@ export function distressLanguage(text: string): DistressLanguage | undefined {
     if (l.lang !== "en") return l.lang;
     english = true;
   }
-  if (english || firstPersonHarm(norm)) return "en";
+  if (english) return "en";
+  const net = firstPersonHarm(norm);
+  if (net !== undefined) return net;
   return isLastGoodbye(text) ? lastGoodbyeLanguage(norm) : undefined;
 }
 
