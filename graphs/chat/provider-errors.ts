@@ -29,17 +29,34 @@ export const upstreamError = (provider: string, cause?: unknown) =>
  * What may be logged about a provider failure: never its message, which can quote the key
  * ("Incorrect API key provided: sk-abc...").
  */
-export function summary(err: unknown): { name: string; status?: number; code?: string } {
+export function summary(err: unknown): { name: string; status?: number; code?: string; causes?: string[] } {
+  const code = codeOf(err);
+  const causes = causeChain(err);
+  return {
+    name: nameOf(err),
+    ...(statusOf(err) !== undefined ? { status: statusOf(err) } : {}),
+    ...(code ? { code } : {}),
+    ...(causes.length > 0 ? { causes } : {}),
+  };
+}
+
+function nameOf(err: unknown): string {
   const e = (err ?? {}) as { name?: unknown; constructor?: { name?: string } };
   // The openai SDK's errors keep the name "Error"; their class names what failed (APIConnectionError).
   const cls = e.constructor?.name;
-  const name = typeof e.name === "string" && !(e.name === "Error" && cls && cls !== "Error" && cls !== "Object") ? e.name : (cls ?? "unknown");
-  const code = codeOf(err);
-  return {
-    name,
-    ...(statusOf(err) !== undefined ? { status: statusOf(err) } : {}),
-    ...(code ? { code } : {}),
-  };
+  return typeof e.name === "string" && !(e.name === "Error" && cls && cls !== "Error" && cls !== "Object") ? e.name : (cls ?? "unknown");
+}
+
+/** The errors under this one, "name" or "name code" each ("Error ECONNRESET"): what failed, without any message. */
+function causeChain(err: unknown): string[] {
+  const chain: string[] = [];
+  let e = (err as { cause?: unknown } | null | undefined)?.cause as { code?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; depth < 4 && e && typeof e === "object"; depth++) {
+    const code = typeof e.code === "string" && /^[\w.-]{1,64}$/.test(e.code) ? ` ${e.code}` : "";
+    chain.push(`${nameOf(e)}${code}`);
+    e = e.cause as typeof e;
+  }
+  return chain;
 }
 
 /** The first error code along the cause chain ("ECONNRESET" under the SDK's connection error). */

@@ -37,6 +37,8 @@ interface Got {
   status: number;
   type: string;
   text: string;
+  /** The service's X-Request-Id: its log lines for this request carry it as requestId. */
+  id: string;
 }
 
 function send(req: Sent): Promise<Got> {
@@ -45,7 +47,7 @@ function send(req: Sent): Promise<Got> {
     const r = httpRequest(url, { method: req.method, headers: req.headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString() }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), text: Buffer.concat(chunks).toString(), id: String(res.headers["x-request-id"] ?? "") }));
       res.on("error", reject);
     });
     r.setTimeout(30_000, () => r.destroy(new Error(`no answer in 30 s: ${req.method} ${req.path}`)));
@@ -92,8 +94,23 @@ const request: fc.Arbitrary<Sent> = fc.oneof(
   { weight: 6, arbitrary: searchBody.map((b) => ({ method: "POST" as const, path: "/v1/scripture/search", headers: { "content-type": "application/json" }, body: json(b) })) },
 );
 
+/**
+ * What a 5xx needs to be understood from CI's output alone: the whole body, the service's log lines for
+ * this request (the error handler logs the provider failure's name and code along its cause chain) and
+ * the fake provider's counters (an aborted request or a closed socket there points at the transport).
+ */
+function serverFault(got: Got): string {
+  const lines = got.id ? s.logs.filter((line) => line.includes(`"requestId":"${got.id}"`)) : [];
+  return [
+    `request id ${got.id || "(none)"}, body: ${got.text.slice(0, 2000)}`,
+    `service log for it (${lines.length} lines at level warn and above):`,
+    ...lines.map((line) => `  ${line.trimEnd().slice(0, 1000)}`),
+    `fake provider: ${JSON.stringify(s.provider.stats)}`,
+  ].join("\n");
+}
+
 function checkShape(req: Sent, got: Got) {
-  const where = `${req.method} ${req.path.slice(0, 120)} ${req.body?.slice(0, 200) ?? ""} -> ${got.status} ${got.text.slice(0, 200)}`;
+  const where = `${req.method} ${req.path.slice(0, 120)} ${req.body?.slice(0, 200) ?? ""} -> ${got.status} ${got.status >= 500 ? `\n${serverFault(got)}` : got.text.slice(0, 200)}`;
   expect(got.status, where).toBeLessThan(500);
   if (got.status >= 400) {
     const body = JSON.parse(got.text) as { error?: Record<string, unknown> };
@@ -125,6 +142,7 @@ describe("fuzzing chat and search requests against the real app", () => {
           try {
             checkShape(req, got);
           } catch (err) {
+            if (got.status >= 500) process.stdout.write(`fuzz: seed ${SEED}: ${(err as Error).message}\n`);
             if (failures.length < 5) failures.push((err as Error).message);
           }
         }

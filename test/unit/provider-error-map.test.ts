@@ -28,7 +28,10 @@ describe("provider errors from the openai SDK", () => {
 
   it("when the log summarises a failed connection, then it names the SDK's error class and the socket's code under it", () => {
     const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
-    expect(summary(new APIConnectionError({ message: "Connection error.", cause: reset }))).toEqual({ name: "APIConnectionError", code: "ECONNRESET" });
+    expect(summary(new APIConnectionError({ message: "Connection error.", cause: reset }))).toEqual({ name: "APIConnectionError", code: "ECONNRESET", causes: ["Error ECONNRESET"] });
+    const keyInMessage = new Error("Incorrect API key provided: sk-abc123", { cause: new SyntaxError("sk-abc123 is not JSON") });
+    expect(JSON.stringify(summary(new Error("wrapped sk-abc123", { cause: keyInMessage })))).not.toContain("sk-abc");
+    expect(summary(new Error("wrapped", { cause: keyInMessage })).causes).toEqual(["Error", "SyntaxError"]);
     expect(summary(new APIConnectionTimeoutError())).toEqual({ name: "APIConnectionTimeoutError" });
     expect(summary(new Error("plain"))).toEqual({ name: "Error" });
     expect(summary(Object.assign(new TypeError("x"), { code: "bad code with spaces" }))).toEqual({ name: "TypeError" });
