@@ -16,17 +16,22 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
  * - It asks for an uncompressed body (`accept-encoding: identity`: a compressing server or proxy
  *   would hold back streamed tokens to fill its blocks); a body sent compressed anyway is decoded
  *   (gzip, deflate, br), as fetch decodes it.
- * - Idle sockets: Node's Agent closes a pooled socket a second before the server's announced
- *   `Keep-Alive: timeout=N`; a request whose reused socket the server closed anyway (ECONNRESET or
- *   EPIPE before any response, after the socket sat idle for STALE_AFTER_MS or more: the race at a
- *   keep-alive timeout) is sent once more on a new connection, as browsers and Node's docs do. A
- *   reset on a socket in steady use is the provider's failure and is reported as one.
+ * - Idle sockets: a pooled socket is closed a second before the server's announced
+ *   `Keep-Alive: timeout=N`, and after IDLE_CLOSE_MS when the server announces nothing (fetch's own
+ *   default; Node's Agent reads the header only when it is given a timeout of its own, and without one
+ *   kept every idle socket until the server closed it). A request whose reused socket the server closed
+ *   anyway (ECONNRESET or EPIPE before any response, after the socket sat idle for STALE_AFTER_MS or
+ *   more: the race at a keep-alive timeout) is sent once more on a new connection of its own, as
+ *   browsers and Node's docs do: not on another pooled socket, which sat idle as long and may be just
+ *   as closed. A reset on a socket in steady use is the provider's failure and is reported as one.
  * - An AbortSignal destroys the request and its socket, before or during the response.
  */
 export function createProviderFetch(): typeof fetch {
+  // `timeout` is what makes the Agent honour the server's Keep-Alive hint (hint - 1 s when shorter); a
+  // socket in use only gets a 'timeout' event from it, which nothing here acts on (the Deadline times calls).
   const agents: Agents = {
-    "http:": new HttpAgent({ keepAlive: true }),
-    "https:": new HttpsAgent({ keepAlive: true }),
+    "http:": new HttpAgent({ keepAlive: true, timeout: IDLE_CLOSE_MS }),
+    "https:": new HttpsAgent({ keepAlive: true, timeout: IDLE_CLOSE_MS }),
   };
   for (const agent of [agents["http:"], agents["https:"]]) agent.on("free", (socket: Socket) => idleSince.set(socket, performance.now()));
   return async function providerFetch(input, init) {
@@ -66,6 +71,9 @@ export function createProviderFetch(): typeof fetch {
  * by our clock: its timer starts at the last byte it relayed, before our socket went back to the pool).
  */
 const STALE_AFTER_MS = 500;
+
+/** A pooled socket idle this long is closed when the server announced no keep-alive timeout (undici's default). */
+export const IDLE_CLOSE_MS = 4_000;
 
 /** When each pooled socket was last handed back to its pool. */
 const idleSince = new WeakMap<Socket, number>();
@@ -166,7 +174,8 @@ function send(url: URL, init: RequestInit, body: string | undefined, agents: Age
   const options = {
     method: init.method ?? "GET",
     headers,
-    agent: https ? agents["https:"] : agents["http:"],
+    // The resend gets a connection of its own (`agent: false`: a new socket, closed after the answer).
+    agent: retried ? false : https ? agents["https:"] : agents["http:"],
     ...(init.signal ? { signal: init.signal } : {}),
   };
   return new Promise((resolve, reject) => {
