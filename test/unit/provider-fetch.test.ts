@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createProviderFetch, SSE_PIECE_BYTES, ssePieces } from "../../graphs/chat/provider-fetch.js";
 
 // A tiny provider-like server: each path is one behaviour the transport must keep.
@@ -225,6 +225,28 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => raw.close(() => resolve()));
+    }
+  });
+
+  it("when the server announces its keep-alive timeout, then an idle pooled socket is closed by us before the server closes it", async () => {
+    let serverClosedFirst: boolean | undefined;
+    const announcing = createServer((_req, res) => res.end("{}"));
+    announcing.keepAliveTimeout = 2_000;
+    announcing.on("connection", (socket: Socket) => {
+      let peerEnded = false;
+      socket.on("end", () => (peerEnded = true));
+      socket.on("close", () => (serverClosedFirst = !peerEnded));
+    });
+    await new Promise<void>((resolve) => announcing.listen(0, "127.0.0.1", resolve));
+    try {
+      const res = await createProviderFetch()(`http://127.0.0.1:${(announcing.address() as AddressInfo).port}/`, { method: "POST", body: "{}" });
+      expect(res.headers.get("keep-alive")).toBe("timeout=2");
+      expect(await res.text()).toBe("{}");
+      // Node's Agent takes a second off the announced timeout; without a timeout of its own it ignored the header.
+      await vi.waitFor(() => expect(serverClosedFirst).toBeDefined(), { timeout: 10_000, interval: 50 });
+      expect(serverClosedFirst).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => announcing.close(() => resolve()));
     }
   });
 
