@@ -16,10 +16,10 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
  * - It asks for an uncompressed body (`accept-encoding: identity`: a compressing server or proxy
  *   would hold back streamed tokens to fill its blocks); a body sent compressed anyway is decoded
  *   (gzip, deflate, br), as fetch decodes it.
- * - Idle sockets: a pooled socket is closed a second before the server's announced
- *   `Keep-Alive: timeout=N`, and after IDLE_CLOSE_MS when the server announces nothing (fetch's own
- *   default; Node's Agent reads the header only when it is given a timeout of its own, and without one
- *   kept every idle socket until the server closed it). A request whose reused socket the server closed
+ * - Idle sockets: a pooled socket is closed after IDLE_CLOSE_MS idle (fetch's own default), or a
+ *   second before the server's announced `Keep-Alive: timeout=N` when that comes sooner (Node's Agent
+ *   reads the header only when it is given a timeout of its own; without one it kept every idle socket
+ *   until the server closed it). A request whose reused socket the server closed
  *   anyway (ECONNRESET or EPIPE before any response, after the socket sat idle for STALE_AFTER_MS or
  *   more: the race at a keep-alive timeout) is sent once more on a new connection of its own, as
  *   browsers and Node's docs do: not on another pooled socket, which sat idle as long and may be just
@@ -72,8 +72,8 @@ export function createProviderFetch(): typeof fetch {
  */
 const STALE_AFTER_MS = 500;
 
-/** A pooled socket idle this long is closed when the server announced no keep-alive timeout (undici's default). */
-export const IDLE_CLOSE_MS = 4_000;
+/** A pooled socket idle this long is closed, unless the server's announced keep-alive timeout ends sooner (undici's default). */
+const IDLE_CLOSE_MS = 4_000;
 
 /** When each pooled socket was last handed back to its pool. */
 const idleSince = new WeakMap<Socket, number>();
