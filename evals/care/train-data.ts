@@ -32,6 +32,24 @@ export const CARE_DEV = { distress: ["distress-dev.tsv", "distress2-dev.tsv"], o
 export const PROBES = { distress: ["tuned-1.txt", "tuned-2.txt", "tuned-3.txt", "tuned-es.txt"], ordinary: ["ordinary-1.txt", "ordinary-2.txt", "ordinary-3.txt"] };
 export const SEARCH_DEV = ["everyday-dev.jsonl", "everyday-blind-dev.jsonl", "topics-dev.jsonl", "typed-dev.jsonl", "queries.jsonl"];
 
+/**
+ * Verses pasted as the whole message. Each Bible's books split in two halves by their place in the canon:
+ * the books at even places (Genesis, Leviticus, Deuteronomy...) may be trained on, the books at odd places
+ * (Exodus, Numbers, Joshua...) are the measure. Split by book, not by verse: neighbouring verses share
+ * their words.
+ */
+export const VERSE_FILES = ["eng-web.json", "eng-kjv.json", "spa-rv1909.json"];
+
+export function verses(file: string, half: "train" | "measure" | "all"): string[] {
+  const bible = JSON.parse(readFileSync(join(root, "data", "bibles", file), "utf8")) as { books: Record<string, (string | null)[][]> };
+  const out: string[] = [];
+  Object.values(bible.books).forEach((chapters, book) => {
+    if (half !== "all" && (book % 2 === 0) !== (half === "train")) return;
+    for (const ch of chapters) for (const v of ch.slice(1)) if (v) out.push(v);
+  });
+  return out;
+}
+
 /** `readByRules`: the rules' reading, to leave out the search queries they already call care. */
 export function trainingExamples(readByRules: (text: string) => boolean): Example[] {
   const out: Example[] = [];
