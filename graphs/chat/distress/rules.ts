@@ -195,8 +195,23 @@ function memo<T>(read: (text: string) => T): (text: string) => T {
   };
 }
 
-/** The text as the readings see it: distressForm, without the Bible's words for dying to self. */
-const readable = memo((text: string): string => distressForm(text).replace(SPIRITUAL_DEATH, " ").replace(/\s+/g, " ").trim());
+/**
+ * The text as the readings see it: distressForm, without the Bible's words for dying to self; and whether
+ * it had such words (the learned reader does not read such a text at all). One normalisation per text.
+ */
+const reading = memo((text: string): { norm: string; spiritual: boolean } => {
+  const form = distressForm(text);
+  let spiritual = false;
+  const norm = form
+    .replace(SPIRITUAL_DEATH, () => {
+      spiritual = true;
+      return " ";
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+  return { norm, spiritual };
+});
+const readable = (text: string): string => reading(text).norm;
 
 /** A question about one of scripture's people in which the writer says nothing of themselves ("Did Jonah want to die?"). */
 function aboutScripturePerson(norm: string): boolean {
@@ -234,8 +249,7 @@ export const distressReading = (text: string): string => readable(text);
  */
 export function distressModelProbability(text: string, model: DistressModel = distressModel()): number {
   const norm = readable(text);
-  SPIRITUAL_DEATH.lastIndex = 0;
-  if (!norm || aboutScripturePerson(norm) || SPIRITUAL_DEATH.test(distressForm(text))) return 0;
+  if (!norm || aboutScripturePerson(norm) || reading(text).spiritual) return 0;
   return distressProbability(norm, model);
 }
 
