@@ -14,10 +14,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadavg } from "node:os";
 import { distressModel } from "../../graphs/chat/distress/model.js";
-import { distressModelProbability, isDistress, isLastGoodbye } from "../../graphs/chat/distress/rules.js";
+import { distressModelProbability, isDistressByRules, isLastGoodbye } from "../../graphs/chat/distress/rules.js";
+import { VERSE_FILES, verses as versesOf } from "./train-data.js";
 
-/** isDistress is the rules alone: the model is not part of it (docs/care.md). */
-const isDistressByRules = isDistress;
+/** The rules alone; isDistress is the rules OR the reader at the shipped threshold (the middle column). */
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -44,6 +44,9 @@ const BATCHES: { name: string; distress: string[][]; ordinary: string[][] }[] = 
   { name: "set 2 held-out", distress: tsv("distress2-heldout.tsv"), ordinary: tsv("ordinary2-heldout.tsv") },
   { name: "untuned-en probes", distress: probe("untuned-en.txt"), ordinary: probe("untuned-en-ordinary.txt") },
   { name: "untuned-es probes", distress: probe("untuned-es.txt"), ordinary: probe("untuned-es-ordinary.txt") },
+  { name: "set 3 (held out entirely; look-alike ordinary messages)", distress: tsv("distress3-heldout.tsv"), ordinary: tsv("ordinary3-style-heldout.tsv") },
+  { name: "set 3 ordinary statements, held-out", distress: [], ordinary: tsv("ordinary3-heldout.tsv") },
+  { name: "set 3 ordinary statements, dev (trained on)", distress: [], ordinary: tsv("ordinary3-dev.tsv") },
   { name: "set 1 dev (trained on)", distress: tsv("distress-dev.tsv"), ordinary: tsv("ordinary-dev.tsv") },
   { name: "set 2 dev (trained on)", distress: tsv("distress2-dev.tsv"), ordinary: tsv("ordinary2-dev.tsv") },
 ];
@@ -55,7 +58,7 @@ function figures() {
   console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}; shipped threshold ${shipped}; columns: rules alone, then rules OR model at ${THRESHOLDS.join(", ")}`);
   for (const b of BATCHES) {
     console.log(`\n== ${b.name} ==`);
-    for (const [label, read] of [["needsCare (conversation)", care], ["isDistress (last message)", last]] as const) {
+    for (const [label, read] of b.distress.length === 0 ? [] : ([["needsCare (conversation)", care], ["isDistress (last message)", last]] as const)) {
       const cells = [undefined, ...THRESHOLDS].map((t) => frac(count(b.distress, (c) => read(c, t)), b.distress.length));
       console.log(`  distress read, ${label.padEnd(26)} ${cells.join("  |  ")}`);
     }
@@ -71,14 +74,33 @@ function figures() {
   console.log(`\n== search sets' held-out questions (everyday life questions among them) ==\n  flagged (needsCare)  ${cells.join("  |  ")}`);
 }
 
+/** Every verse as the whole message; and the measuring half alone (the books never sampled for training, train-data.ts). */
 function verses() {
-  for (const file of ["eng-web.json", "eng-kjv.json", "spa-rv1909.json"]) {
-    const bible = JSON.parse(readFileSync(join(root, "data", "bibles", file), "utf8")) as { books: Record<string, (string | null)[][]> };
-    const texts: string[] = [];
-    for (const chapters of Object.values(bible.books)) for (const ch of chapters) for (const v of ch.slice(1)) if (v) texts.push(v);
-    const rules = texts.filter((t) => isDistressByRules(t)).length;
-    const cells = THRESHOLDS.map((t) => texts.filter((v) => isDistressByRules(v) || distressModelProbability(v) >= t).length);
-    console.log(`${file}: ${texts.length} verses; read as distress: rules ${rules}; rules OR model ${cells.map((c, i) => `${c} (t=${THRESHOLDS[i]})`).join(", ")}`);
+  for (const file of VERSE_FILES) {
+    for (const half of ["all", "measure"] as const) {
+      const texts = versesOf(file, half);
+      const rules = texts.filter((t) => isDistressByRules(t)).length;
+      const cells = THRESHOLDS.map((t) => texts.filter((v) => isDistressByRules(v) || distressModelProbability(v) >= t).length);
+      console.log(`${file} (${half === "all" ? "all books" : "measuring half"}): ${texts.length} verses; read as distress: rules ${rules}; rules OR model ${cells.map((c, i) => `${c} (t=${THRESHOLDS[i]})`).join(", ")}`);
+    }
+  }
+}
+
+/**
+ * Every string literal of the care unit tests (test/graph/distress-rules.test.ts, preflight-rules.test.ts)
+ * the rules leave quiet but the model would read as distress at each threshold: the quiet messages among them
+ * are the ones those tests would fail on (they are printed: the tests are no held-out set).
+ */
+function unitTestStrings() {
+  const texts = new Set<string>();
+  for (const f of ["test/graph/distress-rules.test.ts", "test/graph/preflight-rules.test.ts"]) {
+    for (const m of readFileSync(join(root, f), "utf8").matchAll(/"((?:[^"\\\n]|\\.)*)"/g)) texts.add(JSON.parse(`"${m[1]!}"`) as string);
+  }
+  const quiet = [...texts].filter((t) => !isDistressByRules(t));
+  console.log(`\ncare unit tests: ${texts.size} string literals, ${quiet.length} the rules leave quiet; the model reads as distress:`);
+  for (const t of THRESHOLDS) {
+    const flagged = quiet.filter((q) => distressModelProbability(q) >= t);
+    console.log(`  t=${t}: ${flagged.length}${flagged.length ? `: ${flagged.map((q) => JSON.stringify(q)).join(", ")}` : ""}`);
   }
 }
 
@@ -103,5 +125,6 @@ function timing() {
 }
 
 figures();
+unitTestStrings();
 if (process.argv.includes("--verses")) verses();
 timing();

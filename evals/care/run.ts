@@ -4,8 +4,10 @@
  * over the conversation) and end to end with the model provider down, where only the rules can judge:
  * a distress message should get the canned crisis reply, an ordinary question the provider's error.
  *
- * Two sets: set 1 (`distress-*`, `ordinary-*`) and set 2 (`distress2-*`, `ordinary2-*`, written as an
- * outside reviewer before reading the rules); each has a dev and a held-out split.
+ * Three sets: set 1 (`distress-*`, `ordinary-*`) and set 2 (`distress2-*`, `ordinary2-*`, written as an
+ * outside reviewer before reading the rules), each with a dev and a held-out split; set 3 (README.md):
+ * ordinary statements (`ordinary3-dev`, `ordinary3-heldout`), and a blind distress set held out entirely
+ * (`distress3-heldout`) with its look-alike ordinary messages (`ordinary3-style-heldout`).
  *
  *   npm run eval:care                 both sets, both splits, figures only
  *   npm run eval:care -- --misses     also the dev splits' misses and false alarms (never the held-out's)
@@ -32,7 +34,11 @@ export interface CareCase {
 }
 
 export function loadCases(set: "distress" | "ordinary", split: Split, setNo: SetNo = ""): CareCase[] {
-  return readFileSync(join(here, `${set}${setNo}-${split}.tsv`), "utf8")
+  return loadFile(`${set}${setNo}-${split}.tsv`);
+}
+
+export function loadFile(name: string): CareCase[] {
+  return readFileSync(join(here, name), "utf8")
     .split("\n")
     .filter((l) => l.trim() && !l.startsWith("#"))
     .map((l) => {
@@ -104,6 +110,17 @@ async function main() {
           for (const m of ordinary.rows[1]!.misses) console.log(`  - ${m}`);
         }
       }
+    }
+    // Set 3: no dev half of its distress messages (held out entirely); ordinary statements in both halves.
+    const distress3 = await measure(h, loadFile("distress3-heldout.tsv"), true);
+    console.log("\n== set 3, held out entirely ==\ndistress read as distress (recall):");
+    for (const r of distress3.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+    console.log(`  crisis reply by language: ${[...distress3.byLang].map(([l, v]) => `${l} ${v.crisis}/${v.total}`).join(", ")}`);
+    for (const [label, file] of [["look-alike ordinary messages", "ordinary3-style-heldout.tsv"], ["ordinary statements, dev", "ordinary3-dev.tsv"], ["ordinary statements, held-out", "ordinary3-heldout.tsv"]] as const) {
+      const ordinary = await measure(h, loadFile(file), false);
+      console.log(`${label} flagged (false alarms):`);
+      for (const r of ordinary.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+      if (showMisses && file === "ordinary3-dev.tsv") for (const m of ordinary.rows[1]!.misses) console.log(`  - ${m}`);
     }
   } finally {
     await h.close();

@@ -15,10 +15,23 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BUCKETS, MODEL_FILE, decodeModel, features, type DistressModel, type ModelFile } from "../../graphs/chat/distress/model.js";
-import { distressModelProbability, distressReading, isDistress } from "../../graphs/chat/distress/rules.js";
-import { CARE_DEV, dataHash, trainingExamples, type Example } from "./train-data.js";
+import { distressModelProbability, distressReading, isDistressByRules } from "../../graphs/chat/distress/rules.js";
+import { CARE_DEV, STATEMENTS_DEV, VERSE_FILES, dataHash, trainingExamples, type Example } from "./train-data.js";
 
-export const OPTIONS = { iterations: 300, learningRate: 0.05, l2: 1e-4, folds: 5, maxExtraFa: 0.01, maxExtraFaCare: 1 };
+export const OPTIONS = {
+  iterations: 300,
+  learningRate: 0.05,
+  l2: 1e-4,
+  folds: 5,
+  maxExtraFa: 0.01,
+  maxExtraFaCare: 1,
+  /** Each ordinary statement (STATEMENTS_DEV) weighs this many ordinary questions: they are few, and they are the false alarms a statement-shy reader makes. */
+  statementWeight: 3,
+  /** At most this many of the ordinary statements, and this share of the sampled verses, added as false alarms. */
+  maxExtraFaStatements: 2,
+  maxExtraFaVerses: 0.01,
+  ...(JSON.parse(process.env.CARE_TRAIN_OPTIONS ?? "{}") as Record<string, number>),
+};
 
 interface Sparse {
   idx: Int32Array;
@@ -27,16 +40,20 @@ interface Sparse {
   weight: number;
 }
 
+const statements = new Set(STATEMENTS_DEV);
+const sourceWeight = (e: Example) => (statements.has(e.source) ? OPTIONS.statementWeight : 1);
+
+/** Each class weighs half in all; within the ordinary class a statement weighs statementWeight. */
 function sparse(examples: readonly Example[]): Sparse[] {
   const pos = examples.filter((e) => e.label === 1).length;
-  const neg = examples.length - pos;
+  const neg = examples.filter((e) => e.label === 0).reduce((s, e) => s + sourceWeight(e), 0);
   return examples.map((e) => {
     const f = [...features(distressReading(e.text))].sort((a, b) => a[0] - b[0]);
     return {
       idx: Int32Array.from(f.map(([b]) => b)),
       val: Float32Array.from(f.map(([, x]) => x)),
       y: e.label,
-      weight: e.label === 1 ? examples.length / (2 * pos) : examples.length / (2 * neg),
+      weight: e.label === 1 ? examples.length / (2 * pos) : (sourceWeight(e) * examples.length) / (2 * neg),
     };
   });
 }
@@ -86,10 +103,11 @@ function crossValidate(examples: readonly Example[], data: readonly Sparse[]) {
       if (i % folds === k) oof[i] = distressModelProbability(e.text, model);
     });
   }
-  const rules = examples.map((e) => isDistress(e.text));
+  const rules = examples.map((e) => isDistressByRules(e.text));
   const careOrdinary = new Set(CARE_DEV.ordinary);
+  const verseFiles = new Set(VERSE_FILES);
   const rows = THRESHOLDS.map((t) => {
-    let tp = 0, tpRules = 0, fa = 0, faRules = 0, faCare = 0, faCareRules = 0;
+    let tp = 0, tpRules = 0, fa = 0, faRules = 0, faCare = 0, faCareRules = 0, faSt = 0, faStRules = 0, faVerse = 0, faVerseRules = 0;
     examples.forEach((e, i) => {
       const either = rules[i]! || oof[i]! >= t;
       if (e.label === 1) {
@@ -102,9 +120,17 @@ function crossValidate(examples: readonly Example[], data: readonly Sparse[]) {
           faCare += +either;
           faCareRules += +rules[i]!;
         }
+        if (statements.has(e.source)) {
+          faSt += +either;
+          faStRules += +rules[i]!;
+        }
+        if (verseFiles.has(e.source)) {
+          faVerse += +either;
+          faVerseRules += +rules[i]!;
+        }
       }
     });
-    return { t, tp, tpRules, fa, faRules, faCare, faCareRules };
+    return { t, tp, tpRules, fa, faRules, faCare, faCareRules, faSt, faStRules, faVerse, faVerseRules };
   });
   return rows;
 }
@@ -128,17 +154,33 @@ function encode(f: { weights: Float64Array; bias: number }, threshold: number, e
 }
 
 function main() {
-  const examples = trainingExamples(isDistress);
+  const examples = trainingExamples(isDistressByRules);
   const data = sparse(examples);
   const pos = examples.filter((e) => e.label === 1).length;
   console.log(`training examples: ${pos} distress, ${examples.length - pos} ordinary`);
   const rows = crossValidate(examples, data);
   const negatives = examples.length - pos;
   const allowed = Math.floor(OPTIONS.maxExtraFa * negatives);
-  const chosen = rows.find((r) => r.fa - r.faRules <= allowed && r.faCare - r.faCareRules <= OPTIONS.maxExtraFaCare) ?? rows.at(-1)!;
-  console.log(`cross-validation (${OPTIONS.folds} folds), rules OR model at threshold t; rules alone: distress ${rows[0]!.tpRules}/${pos}, ordinary flagged ${rows[0]!.faRules}/${negatives} (care ordinary dev ${rows[0]!.faCareRules})`);
+  const nStatements = examples.filter((e) => statements.has(e.source)).length;
+  const nVerses = examples.filter((e) => VERSE_FILES.includes(e.source)).length;
+  const allowedVerses = Math.floor(OPTIONS.maxExtraFaVerses * nVerses);
+  const chosen =
+    rows.find(
+      (r) =>
+        r.fa - r.faRules <= allowed &&
+        r.faCare - r.faCareRules <= OPTIONS.maxExtraFaCare &&
+        r.faSt - r.faStRules <= OPTIONS.maxExtraFaStatements &&
+        r.faVerse - r.faVerseRules <= allowedVerses,
+    ) ?? rows.at(-1)!;
+  const r0 = rows[0]!;
+  console.log(
+    `cross-validation (${OPTIONS.folds} folds), rules OR model at threshold t; rules alone: distress ${r0.tpRules}/${pos}, ordinary flagged ${r0.faRules}/${negatives} ` +
+      `(care ordinary dev ${r0.faCareRules}, statements ${r0.faStRules}/${nStatements}, verses ${r0.faVerseRules}/${nVerses})`,
+  );
   for (const r of rows.filter((r) => Math.round(r.t * 100) % 5 === 0 || r === chosen))
-    console.log(`  t=${r.t.toFixed(2)} distress ${r.tp}/${pos}  ordinary flagged ${r.fa}/${negatives} (care ordinary dev ${r.faCare})${r === chosen ? "  <- chosen" : ""}`);
+    console.log(
+      `  t=${r.t.toFixed(2)} distress ${r.tp}/${pos}  ordinary flagged ${r.fa}/${negatives} (care ordinary dev ${r.faCare}, statements ${r.faSt}, verses ${r.faVerse})${r === chosen ? "  <- chosen" : ""}`,
+    );
   const file = encode(fit(data), chosen.t, examples);
   const text = `${JSON.stringify(file)}\n`;
   const path = fileURLToPath(MODEL_FILE);

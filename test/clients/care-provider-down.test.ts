@@ -1,5 +1,6 @@
 import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isDistressByRules } from "../../graphs/chat/distress/rules.js";
 import { freePort } from "../../src/chroma/embedded.js";
 import { match, messageText, reply, type FakeReply } from "../fakes/index.js";
 import { startService, type RunningService } from "../helpers/service.js";
@@ -191,6 +192,14 @@ describe("issue 28, the provider down: the rules are the net", () => {
       { role: "user" as const, content: users[1]! },
     ];
     const out = await ask(down.client(KEY), messages, false);
+    expect(out).toMatchObject({ status: 200, finish: "stop" });
+    expect(out.text).toMatch(CRISIS_EN);
+  });
+
+  it.each([false, true])("when no rule reads the message but the learned reader does (stream=%s), then the crisis reply, not a 502", async (stream) => {
+    const text = "i cant keep pretending im ok, everything inside me is screaming";
+    expect(isDistressByRules(text)).toBe(false);
+    const out = await ask(down.client(KEY), text, stream);
     expect(out).toMatchObject({ status: 200, finish: "stop" });
     expect(out.text).toMatch(CRISIS_EN);
   });

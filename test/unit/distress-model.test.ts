@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BUCKETS, MODEL_CHARS, MODEL_FILE, decodeModel, distressModel, features, type ModelFile } from "../../graphs/chat/distress/model.js";
-import { distressModelProbability, distressReading } from "../../graphs/chat/distress/rules.js";
+import { distressModelProbability, distressReading, isDistress, isDistressByRules, needsCare } from "../../graphs/chat/distress/rules.js";
 import { dataHash } from "../../evals/care/train-data.js";
 
 const file = JSON.parse(readFileSync(MODEL_FILE, "utf8")) as ModelFile;
@@ -52,6 +52,24 @@ describe("the learned distress reader (graphs/chat/distress/model.ts)", () => {
     "when the message is %j (the rules' exclusions), then the model does not read it at all",
     (text) => {
       expect(distressModelProbability(text)).toBe(0);
+    },
+  );
+
+  it.each(["i feel like im just taking up space at home", "i cant keep pretending im ok, everything inside me is screaming"])(
+    "when %j is wording no rule reads but the model does, then isDistress reads it (rules OR model at the shipped threshold)",
+    (text) => {
+      expect(isDistressByRules(text)).toBe(false);
+      expect(reads(text)).toBe(true);
+      expect(isDistress(text)).toBe(true);
+      expect(needsCare(["What is grace?", text, "ok thanks"])).toBe(true);
+    },
+  );
+
+  it.each(["Why did Judas kill himself?", "I want to die to self", "Thanks, that really touched me"])(
+    "when %j is read by isDistress, then neither the rules nor the model read distress (the exclusions hold for both)",
+    (text) => {
+      expect(reads(text)).toBe(false);
+      expect(isDistress(text)).toBe(false);
     },
   );
 

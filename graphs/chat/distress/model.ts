@@ -23,15 +23,21 @@ const WORD_TAG = "w:";
 const BIGRAM_TAG = "b:";
 const CHAR_TAG = "c:";
 
-/** FNV-1a over the UTF-16 code units, 32 bits, into a bucket. */
-function bucket(feature: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i++) {
-    h ^= feature.charCodeAt(i);
+/** FNV-1a over the UTF-16 code units of text[from, to), continuing from the hash state h (32 bits). */
+function fnv(h: number, text: string, from = 0, to = text.length): number {
+  for (let i = from; i < to; i++) {
+    h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) & (BUCKETS - 1);
+  return h;
 }
+
+const FNV_OFFSET = 0x811c9dc5;
+/** The hash states after each tag: a feature's bucket is the FNV-1a of tag + text, without building the string. */
+const WORD_STATE = fnv(FNV_OFFSET, WORD_TAG);
+const BIGRAM_STATE = fnv(FNV_OFFSET, BIGRAM_TAG);
+const CHAR_STATE = fnv(FNV_OFFSET, CHAR_TAG);
+const toBucket = (h: number) => (h >>> 0) & (BUCKETS - 1);
 
 /**
  * The text's features as bucket -> count, scaled to unit length (L2). `norm` is distressForm text (lower
@@ -40,20 +46,28 @@ function bucket(feature: string): number {
  */
 export function features(norm: string): Map<number, number> {
   const counts = new Map<number, number>();
-  const add = (f: string) => {
-    const b = bucket(f);
+  const add = (h: number) => {
+    const b = toBucket(h);
     counts.set(b, (counts.get(b) ?? 0) + 1);
   };
   const words = norm.slice(0, MODEL_CHARS).split(" ").filter(Boolean);
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    add(WORD_TAG + w);
-    add(BIGRAM_TAG + (i === 0 ? "^" : words[i - 1]!) + " " + w);
+    add(fnv(WORD_STATE, w));
+    add(fnv(fnv(BIGRAM_STATE, i === 0 ? "^ " : `${words[i - 1]!} `), w));
     if (w.length > 24) continue;
     const marked = `<${w}>`;
-    for (let n = 3; n <= 5; n++) for (let s = 0; s + n <= marked.length; s++) add(CHAR_TAG + marked.slice(s, s + n));
+    // Each start's 3-, 4- and 5-gram share their first characters: one running hash per start.
+    for (let s = 0; s + 3 <= marked.length; s++) {
+      let h = fnv(CHAR_STATE, marked, s, s + 3);
+      add(h);
+      for (let n = 4; n <= 5 && s + n <= marked.length; n++) {
+        h = fnv(h, marked, s + n - 1, s + n);
+        add(h);
+      }
+    }
   }
-  if (words.length > 0) add(BIGRAM_TAG + words.at(-1)! + " $");
+  if (words.length > 0) add(fnv(BIGRAM_STATE, `${words.at(-1)!} $`));
   let sq = 0;
   for (const c of counts.values()) sq += c * c;
   const scale = sq > 0 ? 1 / Math.sqrt(sq) : 0;

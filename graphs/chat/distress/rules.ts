@@ -195,16 +195,31 @@ function memo<T>(read: (text: string) => T): (text: string) => T {
   };
 }
 
-/** The text as the readings see it: distressForm, without the Bible's words for dying to self. */
-const readable = memo((text: string): string => distressForm(text).replace(SPIRITUAL_DEATH, " ").replace(/\s+/g, " ").trim());
+/**
+ * The text as the readings see it: distressForm, without the Bible's words for dying to self; and whether
+ * it had such words (the learned reader does not read such a text at all). One normalisation per text.
+ */
+const reading = memo((text: string): { norm: string; spiritual: boolean } => {
+  const form = distressForm(text);
+  let spiritual = false;
+  const norm = form
+    .replace(SPIRITUAL_DEATH, () => {
+      spiritual = true;
+      return " ";
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+  return { norm, spiritual };
+});
+const readable = (text: string): string => reading(text).norm;
 
 /** A question about one of scripture's people in which the writer says nothing of themselves ("Did Jonah want to die?"). */
 function aboutScripturePerson(norm: string): boolean {
   return NAMES_SCRIPTURE_PERSON.test(norm) && !FIRST_PERSON.test(norm);
 }
 
-/** True when the text reads as distress, self-harm, grief or a disclosure of abuse, in any of the five languages. */
-export const isDistress: (text: string) => boolean = memo((text) => {
+/** The rules alone (no learned reader): for the reader's training and the evals that measure the two apart. */
+export const isDistressByRules: (text: string) => boolean = memo((text) => {
   const norm = readable(text);
   if (!norm) return false;
   if (likeThem(norm)) return true;
@@ -217,11 +232,15 @@ export const isDistress: (text: string) => boolean = memo((text) => {
 });
 
 /**
- * The learned reader (model.ts), measured beside the rules and not part of isDistress: at the threshold
- * chosen on the dev data it reads much unforeseen wording the phrases miss, but also first-person
- * statements no eval set holds ("He touched me", "Tell me more") and four times the pasted verses
- * (docs/care.md, "A learned reader"). These two are for its training script and evals.
+ * True when the text reads as distress, self-harm, grief or a disclosure of abuse, in any of the five
+ * languages: the rules, or the learned reader (model.ts) at its threshold, which reads the wording nobody
+ * foresaw (docs/care.md, "Set 3"). The reader is behind the rules' exclusions (distressModelProbability is 0
+ * for a question about scripture's people, and for dying to self or with Christ). The threshold has one
+ * owner: model.json, chosen by cross-validation on the training data (evals/care/train.ts).
  */
+export const isDistress: (text: string) => boolean = memo((text) => isDistressByRules(text) || distressModelProbability(text) >= distressModel().threshold);
+
+/** The text as the readings see it: for the learned reader's training script. */
 export const distressReading = (text: string): string => readable(text);
 
 /**
@@ -230,8 +249,7 @@ export const distressReading = (text: string): string => readable(text);
  */
 export function distressModelProbability(text: string, model: DistressModel = distressModel()): number {
   const norm = readable(text);
-  SPIRITUAL_DEATH.lastIndex = 0;
-  if (!norm || aboutScripturePerson(norm) || SPIRITUAL_DEATH.test(distressForm(text))) return 0;
+  if (!norm || aboutScripturePerson(norm) || reading(text).spiritual) return 0;
   return distressProbability(norm, model);
 }
 
