@@ -49,7 +49,11 @@ export class Bm25Index {
   private readonly acc: Float32Array;
   private readonly touched: Int32Array;
 
-  constructor(docs: readonly (readonly string[])[] | Bm25Data, options: Bm25Options = {}) {
+  /**
+   * From the documents' tokens, from their term counts (term -> how often it occurs, in the order the
+   * terms first occur: the same index as the tokens, without holding them), or adopting built data.
+   */
+  constructor(docs: readonly (readonly string[] | ReadonlyMap<string, number>)[] | Bm25Data, options: Bm25Options = {}) {
     if (!Array.isArray(docs)) {
       const data = docs as Bm25Data;
       this.k1 = data.k1;
@@ -67,7 +71,7 @@ export class Bm25Index {
     this.k1 = options.k1 ?? 1.2;
     const b = options.b ?? 0.75;
     this.size = docs.length;
-    const lengths = options.lengths ? [...options.lengths] : docs.map((d) => d.length);
+    const lengths = options.lengths ? [...options.lengths] : docs.map((d) => (isCounts(d) ? sum(d.values()) : d.length));
     const avg = lengths.reduce((s, n) => s + n, 0) / Math.max(1, docs.length);
     this.acc = new Float32Array(docs.length);
     this.touched = new Int32Array(docs.length);
@@ -75,8 +79,13 @@ export class Bm25Index {
     const tmp = new Map<string, { docs: number[]; tfs: number[] }>();
     let total = 0;
     docs.forEach((doc, i) => {
-      const counts = new Map<string, number>();
-      for (const t of doc) counts.set(t, (counts.get(t) ?? 0) + 1);
+      let counts: ReadonlyMap<string, number>;
+      if (isCounts(doc)) counts = doc;
+      else {
+        const own = new Map<string, number>();
+        for (const t of doc) own.set(t, (own.get(t) ?? 0) + 1);
+        counts = own;
+      }
       for (const [t, tf] of counts) {
         let p = tmp.get(t);
         if (!p) tmp.set(t, (p = { docs: [], tfs: [] }));
@@ -178,4 +187,14 @@ export class Bm25Index {
     }
     return { docs, scores };
   }
+}
+
+function isCounts(doc: readonly string[] | ReadonlyMap<string, number>): doc is ReadonlyMap<string, number> {
+  return doc instanceof Map;
+}
+
+function sum(values: Iterable<number>): number {
+  let n = 0;
+  for (const v of values) n += v;
+  return n;
 }

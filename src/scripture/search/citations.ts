@@ -11,29 +11,13 @@ import { DEFAULT_STUDY_DIR, readGzipJson } from "../../study/data.js";
 /** [chapter, verseStart, verseEnd, title, text] (expansion.ts, src/study/commentary.ts). */
 export type SectionRow = [number, number, number, string | null, string];
 
-let cache: Map<string, SectionRow[] | undefined> | undefined;
-
-/** A commentary's sections on a book, from the active cache (withCommentaryCache) when there is one. */
-export function commentarySections(dir: string, source: string, book: string): SectionRow[] | undefined {
-  const path = `commentaries/${source}/${book}.json.gz`;
-  if (!cache) return readGzipJson<SectionRow[]>(dir, path);
-  const key = `${dir}\0${path}`;
-  if (!cache.has(key)) cache.set(key, readGzipJson<SectionRow[]>(dir, path));
-  return cache.get(key);
-}
-
 /**
- * Runs `fn` with each commentary file read (gunzipped, parsed) at most once: the corpus worker's prior,
- * citations and commentary field read the same 6 MB of commentary. The cache is dropped when `fn` returns.
+ * A commentary's sections on a book, read (gunzipped, parsed) afresh on each call: nothing keeps them. The
+ * corpus worker's teaching signals read each file once and hand it to every builder (corpus-worker.ts
+ * buildTeachingSignals), so only one book's sections are alive at a time.
  */
-export function withCommentaryCache<T>(fn: () => T): T {
-  const outer = cache;
-  cache ??= new Map();
-  try {
-    return fn();
-  } finally {
-    cache = outer;
-  }
+export function commentarySections(dir: string, source: string, book: string): SectionRow[] | undefined {
+  return readGzipJson<SectionRow[]>(dir, `commentaries/${source}/${book}.json.gz`);
 }
 
 /** The commentaries whose citations count (their ids under data/study/commentaries). */
@@ -87,20 +71,23 @@ export function citationsIn(text: string): Citation[] {
 export function inboundCitations(dir = DEFAULT_STUDY_DIR, books: readonly string[] = BOOKS.map((b) => b.id)): Map<string, number> {
   const counts = new Map<string, number>();
   for (const source of CITING_COMMENTARIES) {
-    for (const book of books) {
-      for (const [chapter, , , , text] of commentarySections(dir, source, book) ?? []) {
-        const seen = new Set<string>();
-        for (const c of citationsIn(text)) {
-          if (c.book === book && c.chapter === chapter) continue;
-          const key = `${c.book}.${c.chapter}.${c.verse}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          counts.set(key, (counts.get(key) ?? 0) + 1);
-        }
-      }
-    }
+    for (const book of books) countCitations(counts, book, commentarySections(dir, source, book) ?? []);
   }
   return counts;
+}
+
+/** Adds the citations of one citing commentary's sections on `book` to `counts` (inboundCitations' rule). Counts are integers, so the order books and sources are added in does not matter. */
+export function countCitations(counts: Map<string, number>, book: string, sections: readonly SectionRow[]): void {
+  for (const [chapter, , , , text] of sections) {
+    const seen = new Set<string>();
+    for (const c of citationsIn(text)) {
+      if (c.book === book && c.chapter === chapter) continue;
+      const key = `${c.book}.${c.chapter}.${c.verse}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
 }
 
 /** Inbound citations per chapter ("PSA.121" -> count), summed over its verses. */
@@ -132,6 +119,11 @@ export function rankShares(values: readonly number[]): Float32Array {
  * chapters (1 = the most cited; chapters no section cites share the lowest).
  */
 export function citationPrior(chapters: readonly { book: string; chapter: number }[], dir = DEFAULT_STUDY_DIR): Float32Array {
-  const cites = chapterCitations(inboundCitations(dir));
+  return citationPriorOf(chapters, inboundCitations(dir));
+}
+
+/** citationPrior from inbound citations already counted (inboundCitations' per-verse counts). */
+export function citationPriorOf(chapters: readonly { book: string; chapter: number }[], verseCounts: ReadonlyMap<string, number>): Float32Array {
+  const cites = chapterCitations(verseCounts);
   return rankShares(chapters.map((c) => cites.get(`${c.book}.${c.chapter}`) ?? 0));
 }

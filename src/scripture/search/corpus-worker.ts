@@ -13,9 +13,10 @@ import { DEFAULT_STUDY_DIR } from "../../study/data.js";
 import { buffersOf, readDerived, writeDerived } from "./derived-file.js";
 import { lsaEmbedder } from "./embedders.js";
 import { Bm25Index, type Bm25Data } from "./bm25.js";
-import { withCommentaryCache } from "./citations.js";
-import { commentaryField } from "./commentary-field.js";
-import { loadExpansion, passageChapters, passagePrior } from "./expansion.js";
+import { BOOKS } from "../books.js";
+import { CITING_COMMENTARIES, citationPriorOf, commentarySections, countCitations } from "./citations.js";
+import { CommentaryFieldBuilder } from "./commentary-field.js";
+import { addCommentaryLengths, COMMENTARY_SOURCES, commentaryPriorOf, loadExpansion, meanPrior, passageChapters } from "./expansion.js";
 import { listShares } from "./listness.js";
 import { LsaModel, trainLsa, type LsaOptions } from "./lsa.js";
 import { corpusPassages } from "./search-windows.js";
@@ -74,10 +75,36 @@ function corpusHashOf(salt: string, passages: readonly Passage[], expansion: rea
   return h.digest("hex").slice(0, 16);
 }
 
-/** The signals' builders, as the ranker reads them. Seconds of reading and tokenizing the commentaries (6 MB gzipped). */
-export function buildTeachingSignals(passages: readonly Passage[]): TeachingSignals {
-  const { prior, commentary } = withCommentaryCache(() => ({ prior: passagePrior(passages), commentary: commentaryField(passageChapters(passages)) }));
-  return { prior, listShare: listShares(passages), commentary };
+/**
+ * The signals, as the ranker reads them: expansion.ts passagePrior (the commentaries' length per chapter and
+ * their citations, citations.ts), listness.ts listShares and commentary-field.ts commentaryField, computed
+ * in one pass over the commentary files. Each file is read once and handed to every builder that uses it,
+ * then dropped: one book's sections alive at a time, where holding every file for three separate passes
+ * was ~25 MB of parsed sections and the first start's peak. Seconds of reading and tokenizing (6 MB gzipped).
+ */
+export function buildTeachingSignals(passages: readonly Passage[], dir = DEFAULT_STUDY_DIR): TeachingSignals {
+  const chapters = passageChapters(passages);
+  const inCorpus = new Set(chapters.map((c) => c.book));
+  const citing = new Set<string>(CITING_COMMENTARIES);
+  const cites = new Map<string, number>();
+  const chars = new Map<string, number>();
+  const field = new CommentaryFieldBuilder();
+  const sources = [...new Set([...COMMENTARY_SOURCES.map((s) => s.id), ...CITING_COMMENTARIES])];
+  // Citations count over every book (a verse is cited from anywhere); the rest read the corpus's books.
+  for (const book of [...new Set([...BOOKS.map((b) => b.id), ...inCorpus])]) {
+    for (const source of sources) {
+      if (!citing.has(source) && !inCorpus.has(book)) continue;
+      const sections = commentarySections(dir, source, book);
+      if (!sections) continue;
+      if (citing.has(source)) countCitations(cites, book, sections);
+      if (inCorpus.has(book)) {
+        addCommentaryLengths(chars, book, source, sections);
+        field.add(book, source, sections);
+      }
+    }
+  }
+  const prior = meanPrior(commentaryPriorOf(chapters, chars), citationPriorOf(chapters, cites));
+  return { prior, listShare: listShares(passages), commentary: field.build(chapters) };
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url));

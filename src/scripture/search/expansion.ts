@@ -119,14 +119,24 @@ export function loadExpansion(passages: readonly Passage[], dir = DEFAULT_STUDY_
 export function commentaryPrior(chapters: readonly { book: string; chapter: number; verses: number }[], dir = DEFAULT_STUDY_DIR): Float32Array {
   const chars = new Map<string, number>();
   for (const book of new Set(chapters.map((c) => c.book))) {
-    for (const source of COMMENTARY_SOURCES.filter((s) => PRIOR_SOURCES.has(s.id))) {
-      for (const [chapter, , , title, text] of commentarySections(dir, source.id, book) ?? []) {
-        if (source.keep && !source.keep(title)) continue;
-        const key = `${book}.${chapter}`;
-        chars.set(key, (chars.get(key) ?? 0) + text.length);
-      }
-    }
+    for (const source of COMMENTARY_SOURCES) addCommentaryLengths(chars, book, source.id, commentarySections(dir, source.id, book) ?? []);
   }
+  return commentaryPriorOf(chapters, chars);
+}
+
+/** Adds what one commentary's sections on `book` say per chapter, in characters, to `chars` (commentaryPrior's rule: the sources that cover every book). */
+export function addCommentaryLengths(chars: Map<string, number>, book: string, sourceId: string, sections: readonly SectionRow[]): void {
+  const source = COMMENTARY_SOURCES.find((s) => s.id === sourceId);
+  if (!source || !PRIOR_SOURCES.has(source.id)) return;
+  for (const [chapter, , , title, text] of sections) {
+    if (source.keep && !source.keep(title)) continue;
+    const key = `${book}.${chapter}`;
+    chars.set(key, (chars.get(key) ?? 0) + text.length);
+  }
+}
+
+/** commentaryPrior from the characters already counted per chapter (addCommentaryLengths). */
+export function commentaryPriorOf(chapters: readonly { book: string; chapter: number; verses: number }[], chars: ReadonlyMap<string, number>): Float32Array {
   const density = chapters.map((c) => (chars.get(`${c.book}.${c.chapter}`) ?? 0) / Math.max(1, c.verses));
   const order = density.map((d, i) => [d, i] as const).sort((a, b) => a[0] - b[0]);
   const prior = new Float32Array(chapters.length);
@@ -153,7 +163,10 @@ export function passageChapters(passages: readonly Pick<Passage, "book" | "chapt
  */
 export function passagePrior(passages: readonly Pick<Passage, "book" | "chapter" | "verseEnd">[], dir = DEFAULT_STUDY_DIR): Float32Array {
   const chapters = passageChapters(passages);
-  const length = commentaryPrior(chapters, dir);
-  const cited = citationPrior(chapters, dir);
+  return meanPrior(commentaryPrior(chapters, dir), citationPrior(chapters, dir));
+}
+
+/** The teaching prior from its two halves (passagePrior's rule). */
+export function meanPrior(length: Float32Array, cited: Float32Array): Float32Array {
   return Float32Array.from(length, (v, i) => (v + cited[i]!) / 2);
 }

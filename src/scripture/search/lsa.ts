@@ -94,8 +94,8 @@ interface Csr {
 }
 
 /** X (rows x cols, sparse) times D (cols x l, dense) -> rows x l. */
-function mulSparseDense(x: Csr, d: Float64Array, l: number): Float64Array {
-  const out = new Float64Array(x.rows * l);
+function mulSparseDense(x: Csr, d: Float64Array, l: number, into?: Float64Array): Float64Array {
+  const out = into ? into.fill(0) : new Float64Array(x.rows * l);
   for (let r = 0; r < x.rows; r++) {
     const o = r * l;
     for (let p = x.ptr[r]!; p < x.ptr[r + 1]!; p++) {
@@ -108,8 +108,8 @@ function mulSparseDense(x: Csr, d: Float64Array, l: number): Float64Array {
 }
 
 /** X^T (cols x rows) times D (rows x l, dense) -> cols x l. */
-function mulSparseTransposeDense(x: Csr, d: Float64Array, l: number): Float64Array {
-  const out = new Float64Array(x.cols * l);
+function mulSparseTransposeDense(x: Csr, d: Float64Array, l: number, into?: Float64Array): Float64Array {
+  const out = into ? into.fill(0) : new Float64Array(x.cols * l);
   for (let r = 0; r < x.rows; r++) {
     const o = r * l;
     for (let p = x.ptr[r]!; p < x.ptr[r + 1]!; p++) {
@@ -163,8 +163,11 @@ export function trainLsa(docs: Iterable<readonly string[]>, options: LsaOptions)
   const idf = Float32Array.from(kept, (id) => Math.log((n + 1) / (df[id]! + 1)) + 1);
 
   const ptr = new Int32Array(n + 1);
-  const cols: number[] = [];
-  const vals: number[] = [];
+  // A document has at most as many distinct terms as tokens: typed arrays of that size, filled in place,
+  // instead of growing JS arrays and copying them (tens of MB of heap at the first start's peak).
+  const cols = new Int32Array(rows.reduce((s, doc) => s + doc.length, 0));
+  const vals = new Float64Array(cols.length);
+  let nnz = 0;
   rows.forEach((doc, r) => {
     const counts = new Map<number, number>();
     for (const id of doc) {
@@ -176,25 +179,30 @@ export function trainLsa(docs: Iterable<readonly string[]>, options: LsaOptions)
     const weights = entries.map(([i, tf]) => (1 + Math.log(tf)) * idf[i]!);
     const norm = Math.sqrt(weights.reduce((s, w) => s + w * w, 0)) || 1;
     entries.forEach(([i], k) => {
-      cols.push(i);
-      vals.push(weights[k]! / norm);
+      cols[nnz] = i;
+      vals[nnz++] = weights[k]! / norm;
     });
-    ptr[r + 1] = cols.length;
+    ptr[r + 1] = nnz;
   });
-  const x: Csr = { rows: n, cols: vocab.length, ptr, col: Int32Array.from(cols), val: Float64Array.from(vals) };
+  const x: Csr = { rows: n, cols: vocab.length, ptr, col: cols.subarray(0, nnz), val: vals.subarray(0, nnz) };
 
   const k = options.dim;
   const l = Math.min(k + 16, vocab.length, n);
-  let y = mulSparseDense(x, gaussianMatrix(vocab.length, l, options.seed), l);
+  // Two dense matrices (documents x l, terms x l) and one scratch buffer for the whole training, each
+  // product written over the one it replaces: the same arithmetic as fresh matrices a step, without
+  // leaving ~15 MB of garbage outside the heap per step at the first start's memory peak.
+  const z = gaussianMatrix(vocab.length, l, options.seed);
+  const y = mulSparseDense(x, z, l);
+  const scratch = new Float64Array(Math.max(n, vocab.length) * l);
   for (let it = 0; it < (options.powerIterations ?? 2); it++) {
-    orthonormalizeColumns(y, n, l);
-    const z = mulSparseTransposeDense(x, y, l);
-    orthonormalizeColumns(z, vocab.length, l);
-    y = mulSparseDense(x, z, l);
+    orthonormalizeColumns(y, n, l, scratch);
+    mulSparseTransposeDense(x, y, l, z);
+    orthonormalizeColumns(z, vocab.length, l, scratch);
+    mulSparseDense(x, z, l, y);
   }
-  orthonormalizeColumns(y, n, l);
+  orthonormalizeColumns(y, n, l, scratch);
   // B^T = X^T Q (vocab x l); B B^T = (B^T)^T B^T gives B's left singular vectors and values.
-  const bt = mulSparseTransposeDense(x, y, l);
+  const bt = mulSparseTransposeDense(x, y, l, z);
   const { values, vectors } = symmetricEigen(gram(bt, vocab.length, l), l);
   const dim = Math.min(k, l);
   const projection = new Float32Array(vocab.length * dim);
