@@ -1,4 +1,4 @@
-import { MessagesValue, ReducedValue, StateSchema } from "@langchain/langgraph";
+import { MessagesValue, ReducedValue, StateSchema, type StateSchemaFields } from "@langchain/langgraph";
 import { z } from "zod";
 import { PREFLIGHT_CATEGORIES } from "./contract.js";
 import { HOUSEKEEPING_TASKS } from "./housekeeping.js";
@@ -10,10 +10,24 @@ export { PREFLIGHT_CATEGORIES };
 const UsageSchema = z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() });
 
 /**
+ * A state schema whose node updates LangGraph takes as the nodes wrote them. LangGraph runs the state's
+ * zod check on every key of every node's update (32 checks a chat, each an async call and a zod parse)
+ * and offers no switch for it; the updates come from this graph's own typed nodes, and over the graph
+ * tests every check returned the update unchanged (docs/performance.md, session 11). What a run is
+ * given stays checked: its input by ChatInput, its context by the context schema. The JSON schemas
+ * Studio draws from (state, update, output) are StateSchema's own, unchanged.
+ */
+class NodeUpdatesTrusted<F extends StateSchemaFields> extends StateSchema<F> {
+  override validateInput<T>(data: T): Promise<T> {
+    return Promise.resolve(data);
+  }
+}
+
+/**
  * What one chat run knows. Nothing per-request and secret lives here (the key, the caller's system
  * text): those travel in the run's context, so a checkpoint or a Studio trace never holds them.
  */
-export const ChatState = new StateSchema({
+export const ChatState = new NodeUpdatesTrusted({
   /** The conversation: caller turns, then the agent's tool-calling turns, tool results and the answer. */
   messages: MessagesValue,
   /** The preflight category of the last user message; null when preflight was skipped. */
