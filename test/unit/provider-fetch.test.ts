@@ -133,32 +133,7 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
   it("when the server dropped an idle keep-alive connection just as it is reused, then the request goes out again on a new one; a reset in steady use is not retried", async () => {
     // A raw server that answers the first request of each connection, keeps it open, and resets
     // the connection when a second request arrives on it: the race at a keep-alive timeout.
-    const sockets: Socket[] = [];
-    let connections = 0;
-    const raw: TcpServer = createTcpServer((socket) => {
-      connections++;
-      sockets.push(socket);
-      let requests = 0;
-      let buffered = "";
-      socket.on("data", (d) => {
-        buffered += d.toString("latin1");
-        while (buffered.includes("\r\n\r\n")) {
-          const end = buffered.indexOf("\r\n\r\n") + 4;
-          const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
-          if (buffered.length < end + length) return;
-          buffered = buffered.slice(end + length);
-          requests++;
-          if (requests > 1) {
-            socket.resetAndDestroy();
-            return;
-          }
-          socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}");
-        }
-      });
-      socket.on("error", () => {});
-    });
-    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1/chat/completions`;
+    const { url, counts, close } = await resetOnReuseServer(0);
     try {
       const first = await providerFetch(url, { method: "POST", body: "{}" });
       expect(await first.text()).toBe("{}");
@@ -167,64 +142,36 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
       const second = await providerFetch(url, { method: "POST", body: "{}" });
       expect(second.status).toBe(200);
       expect(await second.text()).toBe("{}");
-      expect(connections).toBe(2);
+      expect(counts.connections).toBe(2);
       // The resend's connection was its own; the next request opens a third and goes back to the pool.
       expect(await (await providerFetch(url, { method: "POST", body: "{}" })).text()).toBe("{}");
-      expect(connections).toBe(3);
+      expect(counts.connections).toBe(3);
       // In steady use (reused at once) the same reset is the provider's failure, reported as such.
       await expect(providerFetch(url, { method: "POST", body: "{}" })).rejects.toMatchObject({ code: "ECONNRESET" });
-      expect(connections).toBe(3);
+      expect(counts.connections).toBe(3);
     } finally {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => raw.close(() => resolve()));
+      await close();
     }
   });
 
   it("when several idle keep-alive connections were dropped, then the resend goes out on a new connection, not on another dropped one", async () => {
     // The fuzz test's rare 502 under load: the pool held several sockets idle since the same burst, the
     // server closed them all at its keep-alive timeout, and the resend took the next one from the pool.
-    const sockets: Socket[] = [];
-    let connections = 0;
-    let resets = 0;
-    const raw: TcpServer = createTcpServer((socket) => {
-      connections++;
-      sockets.push(socket);
-      let requests = 0;
-      let buffered = "";
-      socket.on("data", (d) => {
-        buffered += d.toString("latin1");
-        while (buffered.includes("\r\n\r\n")) {
-          const end = buffered.indexOf("\r\n\r\n") + 4;
-          const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
-          if (buffered.length < end + length) return;
-          buffered = buffered.slice(end + length);
-          if (++requests > 1) {
-            resets++;
-            socket.resetAndDestroy();
-            return;
-          }
-          // Answered a little later, so the three first requests hold three connections at once.
-          setTimeout(() => socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}"), 20);
-        }
-      });
-      socket.on("error", () => {});
-    });
-    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1/chat/completions`;
+    // Answered a little later, so the three first requests hold three connections at once.
+    const { url, counts, close } = await resetOnReuseServer(20);
     const fresh = createProviderFetch();
     try {
       for (const res of await Promise.all([1, 2, 3].map(() => fresh(url, { method: "POST", body: "{}" })))) expect(await res.text()).toBe("{}");
-      expect(connections).toBe(3);
+      expect(counts.connections).toBe(3);
       await new Promise((resolve) => setTimeout(resolve, 600));
       const next = await fresh(url, { method: "POST", body: "{}" });
       expect(next.status).toBe(200);
       expect(await next.text()).toBe("{}");
       // One dropped socket tried, then a new connection: the two others were never written to.
-      expect(resets).toBe(1);
-      expect(connections).toBe(4);
+      expect(counts.resets).toBe(1);
+      expect(counts.connections).toBe(4);
     } finally {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => raw.close(() => resolve()));
+      await close();
     }
   });
 
@@ -307,3 +254,46 @@ describe("ssePieces: an event stream's chunk cut after event ends", () => {
     }
   });
 });
+
+/**
+ * A raw HTTP server that answers the first request of each connection (after `answerAfterMs`), keeps the
+ * connection open, and resets it when a second request arrives on it: a provider's keep-alive timeout
+ * closing a socket just as the client reuses it.
+ */
+async function resetOnReuseServer(answerAfterMs: number): Promise<{ url: string; counts: { connections: number; resets: number }; close: () => Promise<void> }> {
+  const sockets: Socket[] = [];
+  const counts = { connections: 0, resets: 0 };
+  const answer = (socket: Socket) => socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}");
+  const raw: TcpServer = createTcpServer((socket) => {
+    counts.connections++;
+    sockets.push(socket);
+    let requests = 0;
+    let buffered = "";
+    socket.on("data", (d) => {
+      buffered += d.toString("latin1");
+      while (buffered.includes("\r\n\r\n")) {
+        const end = buffered.indexOf("\r\n\r\n") + 4;
+        const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+        if (buffered.length < end + length) return;
+        buffered = buffered.slice(end + length);
+        if (++requests > 1) {
+          counts.resets++;
+          socket.resetAndDestroy();
+          return;
+        }
+        if (answerAfterMs > 0) setTimeout(() => answer(socket), answerAfterMs);
+        else answer(socket);
+      }
+    });
+    socket.on("error", () => {});
+  });
+  await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1/chat/completions`,
+    counts,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
+    },
+  };
+}
