@@ -1,5 +1,5 @@
 import { render } from "../../src/prompts/loader.js";
-import { detectLanguage } from "../../src/prompts/language.js";
+import { detectCrisisLanguage } from "../../src/prompts/language.js";
 import type { ChatOutcome, ChatRequestContext, ChatTurn, RunChatOptions } from "./contract.js";
 import type { ChatDeps } from "./deps.js";
 import { ChatError } from "./errors.js";
@@ -81,8 +81,8 @@ export async function careOnProviderFailure(
 
 /**
  * The canned crisis reply in the language the distress was written in (en, es, pt, fr, de): the
- * language of the last message the rules read as distress, else the stopword guess over the last
- * messages ("ok" or "bye" alone says little; the distress before it says more).
+ * language of the last message the rules read as distress, else the stopword guess over the five
+ * languages on the last messages ("ok" or "bye" alone says little; the distress before it says more).
  */
 export function crisisReply(deps: Pick<ChatDeps, "prompts">, ctx: ChatRequestContext, userTexts: readonly string[]): string {
   const last = userTexts.at(-1) ?? "";
@@ -96,7 +96,8 @@ function crisisLanguage(userTexts: readonly string[]): DistressLanguage {
   const chosen = read.filter((l) => l !== "en").at(-1) ?? read.at(-1);
   if (chosen && chosen !== "en") return chosen;
   const sample = [...userTexts.filter(isDistress).slice(-1), userTexts.at(-1) ?? ""].join(" ");
-  return detectLanguage(sample) === "es" ? "es" : (chosen ?? "en");
+  const guessed = detectCrisisLanguage(sample);
+  return guessed !== "en" ? guessed : (chosen ?? "en");
 }
 
 /** host:port of a configured provider, for the log only. */

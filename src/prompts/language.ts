@@ -1,15 +1,29 @@
-import type { Language } from "./types.js";
+import type { CrisisLanguage, Language } from "./types.js";
 
 // Frequent function words that are rare in the other language; shared words ("a", "no", "me") are left out on purpose.
 const EN = new Set(
   "the and of to is are was were what who why how which does did do in on with that this it for not be have has he she they you your my i can about god's".split(" "),
 );
 const ES = new Set(
-  "el la los las y de del que qué es son fue por para con una un su sus en mi tu yo usted cómo como quién quien cuál cual dónde donde por qué porque dios jesús biblia hola gracias muy también pero está están sobre".split(
+  "el la los las y de del que qué es son fue por para con una un su sus en mi tu yo usted cómo como quién quien cuál cual dónde donde por qué porque dios jesús biblia hola gracias muy también pero está están sobre ya nadie nada más estoy soy tengo quiero puedo".split(
     " ",
   ),
 );
 const SPANISH_MARKS = /[¿¡ñáéíóú]/giu;
+// The crisis reply's other languages (CRISIS_LANGUAGES): frequent little words, with those the same in
+// English left out ("die", "will", "in", "so") so an English cry is never read as German.
+const PT = new Set("o os e é não nao eu meu minha você voce isso está estou com em uma mais quero posso tenho ninguém ninguem também tambem sem muito já ja nada de que para por".split(" "));
+const FR = new Set("le les et est je j suis ne pas mon ma mes une des du au pour avec plus veux peux ai c personne rien moi tout très tres il elle nous vous de que la un en tu".split(" "));
+const DE = new Set("ich und der das nicht bin mein meine ist mit zu ein eine auch kein keine mich mir kann habe niemand nichts mehr sehr wir ihr du".split(" "));
+const CRISIS_WORDS: ReadonlyArray<readonly [CrisisLanguage, ReadonlySet<string>]> = [
+  ["en", EN],
+  ["es", ES],
+  ["pt", PT],
+  ["fr", FR],
+  ["de", DE],
+];
+const ONLY_SPANISH = /[¿¡ñ]/gu;
+const ONLY_PORTUGUESE = /[ãõ]/gu;
 
 /**
  * Cheap guess of the language of a user's text, used only to pick a canned reply. Counts stopwords
@@ -25,6 +39,24 @@ export function detectLanguage(text: string): Language {
   }
   es += Math.min(3, (text.match(SPANISH_MARKS) ?? []).length);
   return es > en ? "es" : "en";
+}
+
+/**
+ * The same kind of guess over the five languages the crisis reply is written in, for a person in
+ * distress whose words no distress rule read (the classifier's verdict or the learned reader found
+ * it): the most little words of one language, plus marks only Spanish (¿¡ñ) or Portuguese (ãõ) use;
+ * English wins ties, then the order of CRISIS_LANGUAGES.
+ */
+export function detectCrisisLanguage(text: string): CrisisLanguage {
+  const lower = text.toLowerCase();
+  const words = lower.match(/[\p{L}]+/gu) ?? [];
+  const score = new Map<CrisisLanguage, number>();
+  for (const [lang, set] of CRISIS_WORDS) score.set(lang, words.reduce((n, w) => n + (set.has(w) ? 1 : 0), 0));
+  score.set("es", score.get("es")! + Math.min(3, (lower.match(ONLY_SPANISH) ?? []).length));
+  score.set("pt", score.get("pt")! + Math.min(3, (lower.match(ONLY_PORTUGUESE) ?? []).length));
+  let best: CrisisLanguage = "en";
+  for (const [lang] of CRISIS_WORDS) if (score.get(lang)! > score.get(best)!) best = lang;
+  return best;
 }
 
 const NAMES: Record<Language, string> = { en: "English", es: "Spanish" };

@@ -23,6 +23,7 @@ export type Language = (typeof LANGUAGES)[number];
  * them, since a person in distress is answered in the language they wrote in, not only en/es.
  */
 export const CRISIS_LANGUAGES = ["en", "es", "pt", "fr", "de"] as const;
+export type CrisisLanguage = (typeof CRISIS_LANGUAGES)[number];
 
 /** The languages a canned kind is written in: every kind in LANGUAGES, the crisis reply in CRISIS_LANGUAGES. */
 export const cannedLanguages = (kind: CannedKind): readonly string[] => (kind === "crisis" ? CRISIS_LANGUAGES : LANGUAGES);

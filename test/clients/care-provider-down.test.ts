@@ -1,6 +1,6 @@
 import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isDistressByRules } from "../../graphs/chat/distress/rules.js";
+import { isDistress, isDistressByRules } from "../../graphs/chat/distress/rules.js";
 import { freePort } from "../../src/chroma/embedded.js";
 import { match, messageText, reply, type FakeReply } from "../fakes/index.js";
 import { startService, type RunningService } from "../helpers/service.js";
@@ -233,6 +233,19 @@ describe("issue 28, the classifier's verdict when the answer then fails", () => 
     const out = await ask(s.client(KEY), "Everything feels grey and heavy lately and I'm so tired of carrying it.", stream);
     expect(out).toMatchObject({ status: 200, finish: "stop" });
     expect(out.text).toMatch(CRISIS_EN);
+  });
+
+  it.each([
+    ["Tudo parece cinza e pesado ultimamente e eu estou tão cansada de carregar isso.", /^Se você tomou alguma coisa[\s\S]*CVV 188/],
+    ["Tout me paraît gris et lourd ces temps-ci et je suis si fatiguée de porter tout ça.", /^Si vous avez pris quelque chose[\s\S]*3114/],
+    ["Alles fühlt sich in letzter Zeit grau und schwer an und ich bin so müde, das alles zu tragen.", /^Wenn du etwas genommen hast[\s\S]*TelefonSeelsorge 0800 111 0 111/],
+  ])("when no rule reads %j, the classifier says distress and the agent call fails, then the crisis reply comes in the language it was written in", async (text, expected) => {
+    expect(isDistress(text)).toBe(false);
+    s.provider.on(match.structured(), reply.json({ category: "biblical_question", care: "distress" }));
+    s.provider.on(match.agent(), reply.error(500));
+    const out = await ask(s.client(KEY), text, false);
+    expect(out).toMatchObject({ status: 200, finish: "stop" });
+    expect(out.text).toMatch(expected);
   });
 });
 
