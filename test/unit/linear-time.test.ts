@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { limitWords } from "../../graphs/chat/answer/word-limit.js";
 import { classifyByRules, needsCare } from "../../graphs/chat/preflight-rules.js";
 import { distressModelProbability } from "../../graphs/chat/distress/rules.js";
+import { detectCrisisLanguage, detectLanguage } from "../../src/prompts/language.js";
 import { prefetchCalls } from "../../graphs/chat/prefetch.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { parseSearchRequest } from "../../src/http/search/schema.js";
@@ -131,6 +132,13 @@ describe("text work grows linearly with the text, whatever it holds", () => {
 
   it("when a chat message is long, then the learned distress reader's features and probability stay linear", () => {
     linear((text) => distressModelProbability(text));
+  });
+
+  it("when a chat message is long, then the language guesses for canned and crisis replies stay linear", () => {
+    linear((text) => {
+      detectLanguage(text);
+      detectCrisisLanguage(text);
+    });
   });
 
   it("when a model answer is long, then the word limit, the quotation check and link conversion stay linear, whole and streamed", () => {
