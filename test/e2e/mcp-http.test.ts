@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TOOL_RESULT_CHARS } from "../../graphs/chat/tools/format.js";
+import { withinOneRateWindow } from "../helpers/rate-window.js";
 import { startService, type RunningService } from "../helpers/service.js";
 
 const BASE = "https://bible.example.org";
@@ -202,6 +203,7 @@ describe("MCP and the per-IP rate limit", () => {
 
   it("when a client goes over the key-less limit, then /mcp answers 429 with Retry-After in JSON-RPC's shape and the client sees it", async () => {
     // The client's own requests (initialize, notifications/initialized, its GET for a stream) count too.
+    await withinOneRateWindow();
     const c = await connect(limited.url);
     let served = 0;
     let refused: unknown;

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { errorHandler } from "../../src/http/error-handler.js";
 import { rateLimit } from "../../src/http/rate-limit.js";
 import { listen } from "../helpers/listen.js";
+import { withinOneRateWindow } from "../helpers/rate-window.js";
 import { startService, type RunningService } from "../helpers/service.js";
 
 const KEY = "sk-test-headers-41d7be0c55";
@@ -70,6 +71,7 @@ describe("CORS", () => {
 describe("per-IP rate limit on the key-less endpoints (RATE_LIMIT_PER_MINUTE)", () => {
   it("when the limit is 3 a minute, then the 4th key-less request is 429 rate_limited with Retry-After, while chat (completions and responses), health and metrics are not limited", async () => {
     const s = await service({ RATE_LIMIT_PER_MINUTE: "3" });
+    await withinOneRateWindow();
     const paths = ["/v1/translations", "/v1/scripture/search?q=grace", "/read/JHN/3"];
     for (const p of paths) expect((await fetch(`${s.url}${p}`)).status, p).toBe(200);
     const limited = await fetch(`${s.url}/v1/models`);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config.js";
+import { withinOneRateWindow } from "../helpers/rate-window.js";
 import { startService, type RunningService } from "../helpers/service.js";
 
 const started: RunningService[] = [];
@@ -33,6 +34,7 @@ describe("TRUST_PROXY takes Express's own forms, never 'believe every X-Forwarde
   it("when one proxy is trusted and a limited client writes its own X-Forwarded-For, then it is still limited: only the address the proxy appended counts", async () => {
     const s = await startService({ env: { RATE_LIMIT_PER_MINUTE: "3", TRUST_PROXY: "1" } });
     started.push(s);
+    await withinOneRateWindow();
     // What a proxy in front forwards: whatever the client sent, then the client's real address (203.0.113.7).
     const statuses: number[] = [];
     for (let i = 0; i < 33; i++) {
@@ -49,6 +51,7 @@ describe("TRUST_PROXY takes Express's own forms, never 'believe every X-Forwarde
   it("when no proxy is trusted (default), then X-Forwarded-For is ignored altogether", async () => {
     const s = await startService({ env: { RATE_LIMIT_PER_MINUTE: "2" } });
     started.push(s);
+    await withinOneRateWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) statuses.push((await fetch(`${s.url}/v1/models`, { headers: { "x-forwarded-for": `198.51.100.${i}` } })).status);
     expect(statuses.filter((st) => st === 200)).toHaveLength(2);
