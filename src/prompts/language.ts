@@ -22,6 +22,10 @@ const CRISIS_WORDS: ReadonlyArray<readonly [CrisisLanguage, ReadonlySet<string>]
   ["fr", FR],
   ["de", DE],
 ];
+const CANNED_WORDS: ReadonlyArray<readonly [Language, ReadonlySet<string>]> = [
+  ["en", EN],
+  ["es", ES],
+];
 const ONLY_SPANISH = /[¿¡ñ]/gu;
 const ONLY_PORTUGUESE = /[ãõ]/gu;
 
@@ -31,14 +35,22 @@ const ONLY_PORTUGUESE = /[ãõ]/gu;
  */
 export function detectLanguage(text: string): Language {
   const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
-  let en = 0;
-  let es = 0;
-  for (const w of words) {
-    if (EN.has(w)) en++;
-    if (ES.has(w)) es++;
+  return mostLittleWords(words, CANNED_WORDS, { es: Math.min(3, (text.match(SPANISH_MARKS) ?? []).length) });
+}
+
+/**
+ * The language whose little words the text holds most, plus a bonus per language (marks only it uses);
+ * ties go to the earlier language in `table`. The one scoring rule of detectLanguage and detectCrisisLanguage.
+ */
+function mostLittleWords<L extends string>(words: readonly string[], table: ReadonlyArray<readonly [L, ReadonlySet<string>]>, bonus: Partial<Record<L, number>>): L {
+  let best = table[0]![0];
+  let bestScore = -1;
+  for (const [lang, set] of table) {
+    let score = bonus[lang] ?? 0;
+    for (const w of words) if (set.has(w)) score++;
+    if (score > bestScore) [best, bestScore] = [lang, score];
   }
-  es += Math.min(3, (text.match(SPANISH_MARKS) ?? []).length);
-  return es > en ? "es" : "en";
+  return best;
 }
 
 /**
@@ -50,13 +62,10 @@ export function detectLanguage(text: string): Language {
 export function detectCrisisLanguage(text: string): CrisisLanguage {
   const lower = text.toLowerCase();
   const words = lower.match(/[\p{L}]+/gu) ?? [];
-  const score = new Map<CrisisLanguage, number>();
-  for (const [lang, set] of CRISIS_WORDS) score.set(lang, words.reduce((n, w) => n + (set.has(w) ? 1 : 0), 0));
-  score.set("es", score.get("es")! + Math.min(3, (lower.match(ONLY_SPANISH) ?? []).length));
-  score.set("pt", score.get("pt")! + Math.min(3, (lower.match(ONLY_PORTUGUESE) ?? []).length));
-  let best: CrisisLanguage = "en";
-  for (const [lang] of CRISIS_WORDS) if (score.get(lang)! > score.get(best)!) best = lang;
-  return best;
+  return mostLittleWords(words, CRISIS_WORDS, {
+    es: Math.min(3, (lower.match(ONLY_SPANISH) ?? []).length),
+    pt: Math.min(3, (lower.match(ONLY_PORTUGUESE) ?? []).length),
+  });
 }
 
 const NAMES: Record<Language, string> = { en: "English", es: "Spanish" };
