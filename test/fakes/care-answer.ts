@@ -1,5 +1,6 @@
 import { DEFAULT_PROMPTS_DIR, loadPrompts } from "../../src/prompts/loader.js";
-import { detectLanguage } from "../../src/prompts/language.js";
+import { detectCrisisLanguage } from "../../src/prompts/language.js";
+import type { CrisisLanguage } from "../../src/prompts/types.js";
 import { type ChatMessage, messageText } from "./chat-request.js";
 
 /**
@@ -40,21 +41,27 @@ export function comforts(text: string): boolean {
   return COMFORT.test(text) && !HARM.test(text);
 }
 
-/** The help line for the person's language, as the system prompt lists it (`_partials/help-lines.md`). */
+// Each language's line in `_partials/help-lines.md` starts with its own name (French puts a space before the colon).
+const HELP_LINE_LABEL: Record<CrisisLanguage, string> = { en: "- English:", es: "- Español:", pt: "- Português:", fr: "- Français :", de: "- Deutsch:" };
+
+/** The help line for the person's language (one of the crisis reply's five), as the system prompt lists it. */
 export function helpLineFor(messages: ChatMessage[], userText: string): string | undefined {
-  const label = detectLanguage(userText) === "es" ? "- Español:" : "- English:";
+  const label = HELP_LINE_LABEL[detectCrisisLanguage(userText)];
   const lines = messages.filter((m) => m.role === "system").flatMap((m) => messageText(m).split("\n"));
   return lines.find((l) => l.startsWith(label))?.slice(label.length).trim();
 }
 
-const OPENING = {
+const OPENING: Record<CrisisLanguage, string> = {
   en: "I'm so sorry you are going through this, and I'm glad you said it. Please reach someone who can help right now:",
   es: "Siento mucho lo que estás pasando, y me alegra que lo hayas dicho. Por favor, busca ayuda ahora mismo:",
-} as const;
+  pt: "Sinto muito que você esteja passando por isso, e fico feliz que tenha dito. Por favor, procure agora alguém que possa ajudar:",
+  fr: "Je suis vraiment désolé de ce que vous traversez, et je suis content que vous l'ayez dit. S'il vous plaît, contactez dès maintenant quelqu'un qui peut vous aider :",
+  de: "Es tut mir so leid, dass du das gerade durchmachst, und ich bin froh, dass du es gesagt hast. Bitte wende dich jetzt an jemanden, der helfen kann:",
+};
 
-/** The care-first opening: a warm sentence and the help line, before anything else. */
+/** The care-first opening, in the person's language: a warm sentence and the help line, before anything else. */
 export function careOpening(messages: ChatMessage[], userText: string): string {
   const line = helpLineFor(messages, userText);
-  const opening = OPENING[detectLanguage(userText) === "es" ? "es" : "en"];
-  return line ? `${opening} ${line}` : opening.replace(/:$/, ".");
+  const opening = OPENING[detectCrisisLanguage(userText)];
+  return line ? `${opening} ${line}` : opening.replace(/\s*:$/, ".");
 }

@@ -63,6 +63,17 @@ describe("a person in distress", () => {
     expect(careAnswer(history, "Quiero quitarme la vida")).toMatch(/^Siento mucho lo que estás pasando[^:]*: emergencias: [^]*España: 024 /);
   });
 
+  it.each([
+    ["Portuguese", "Eu não aguento mais, quero morrer", /^Sinto muito[^:]*: emergência: [^]*CVV 188/],
+    ["French", "Je ne veux plus vivre, je suis épuisé", /^Je suis vraiment désolé[^]*: urgences : [^]*3114/],
+    ["German", "Ich kann nicht mehr, ich will nicht mehr leben", /^Es tut mir so leid[^:]*: Notruf: [^]*TelefonSeelsorge/],
+  ])("when the person writes in %s, then the opening and the help line are that language's (the crisis reply's five languages)", (_language, text, expected) => {
+    const history = messages(`${registry.guardrails.body}\n\n${careNote}`, text);
+    const answer = careAnswer(history, text);
+    expect(answer).toMatch(expected);
+    expect(answer).not.toMatch(/Please reach|busca ayuda/);
+  });
+
   it("when no verse found speaks comfort, then none is quoted and the help line still comes first", () => {
     const threat = formatSearchResults([found("1 Kings 19", "1KI", 19, [2])], { bibleId: "eng-web", bible: web });
     const history = [{ role: "system", content: `${registry.guardrails.body}\n\n${careNote}` }, { role: "user", content: "I want to die" }, { role: "tool", tool_call_id: "c1", content: threat }];
