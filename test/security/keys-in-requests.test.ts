@@ -27,6 +27,7 @@ describe("keys anywhere in a request stay out of the logs", () => {
     ["in another header", (url: string) => fetch(`${url}/v1/models`, { headers: { "X-Api-Key": KEY, Cookie: `k=${KEY}` } })],
     ["as a bearer on a route that takes no key", (url: string) => fetch(`${url}/v1/nowhere/${KEY.slice(3)}`, { headers: { Authorization: `Bearer ${KEY}` } })],
     ["with a configured provider's prefix, in the path", (url: string) => fetch(`${url}/v1/${GROQ}`)],
+    ["in a path segment that is not valid percent-encoding", (url: string) => fetch(`${url}/v1/lexicon/${KEY}%ZZ`, { headers: { Authorization: `Bearer ${KEY}` } })],
   ])("when a key is %s, then no log line, id or message holds it", async (_where, send) => {
     const res = await send(svc.url);
     const body = await res.text();
