@@ -49,6 +49,10 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     return;
   }
   for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
+  // Messages quote what the caller sent ("Unknown theology 'x'", "No commentary 'x'"): anything in them
+  // shaped like a key (the caller's own bearer token included) leaves redacted, whichever route wrote it.
+  const message = req.redactKeys?.(appErr.message) ?? appErr.message;
+  const shown = message === appErr.message ? appErr : new AppError({ ...appErr, message });
   // MCP clients read JSON-RPC: the same status and message in its shape.
-  res.status(appErr.status).json(req.path === MCP_PATH ? mcpErrorBody(appErr) : errorBody(appErr));
+  res.status(appErr.status).json(req.path === MCP_PATH ? mcpErrorBody(shown) : errorBody(shown));
 }
