@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { AppError, errorBody } from "../errors.js";
 
@@ -27,15 +27,53 @@ export const SERVER_TIMEOUTS: ServerTimeouts = {
   checkIntervalMs: 1_000,
 };
 
-/** An HTTP server for the app with the service's socket timeouts; listen() it yourself. */
+/**
+ * An HTTP server for the app with the service's socket timeouts; listen() it yourself. What Node itself
+ * refuses before the app sees a request (unparsable HTTP, headers too large, too slow, no Host, CONNECT)
+ * gets the same error envelope as every other error, instead of Node's bare status line or closed socket.
+ */
 export function createHttpServer(handler: RequestListener, timeouts: ServerTimeouts = SERVER_TIMEOUTS): Server {
   const server = createServer(
-    { headersTimeout: timeouts.headersTimeout, requestTimeout: timeouts.requestTimeout, connectionsCheckingInterval: timeouts.checkIntervalMs },
-    handler,
+    {
+      headersTimeout: timeouts.headersTimeout,
+      requestTimeout: timeouts.requestTimeout,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+      // Node's own refusal of an HTTP/1.1 request without Host is an empty 400; ours below has the envelope.
+      requireHostHeader: false,
+    },
+    (req, res) => {
+      if (req.httpVersion === "1.1" && req.headers.host === undefined) return void refuse(res, missingHost());
+      handler(req, res);
+    },
   );
   server.keepAliveTimeout = timeouts.keepAliveTimeout;
   server.on("clientError", answerClientError);
+  // Without a listener Node closes a CONNECT's socket without a word.
+  server.on("connect", (_req: IncomingMessage, socket: Duplex) => writeError(socket, connectNotAllowed()));
   return server;
+}
+
+const missingHost = () =>
+  new AppError({ status: 400, type: "invalid_request_error", code: "invalid_request", message: "An HTTP/1.1 request needs a Host header." });
+
+const connectNotAllowed = () =>
+  new AppError({ status: 405, type: "invalid_request_error", code: "method_not_allowed", message: "Method CONNECT is not allowed here.", headers: { Allow: "GET, HEAD, POST, OPTIONS" } });
+
+function refuse(res: ServerResponse, appErr: AppError) {
+  const body = JSON.stringify(errorBody(appErr));
+  res.writeHead(appErr.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), Connection: "close", ...appErr.headers });
+  res.end(body);
+}
+
+/** An error response written straight to a socket no response object owns, then the socket closed. */
+function writeError(socket: Duplex, appErr: AppError) {
+  const body = JSON.stringify(errorBody(appErr));
+  const extra = Object.entries(appErr.headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  socket.on("error", () => undefined);
+  socket.end(
+    `HTTP/1.1 ${appErr.status} ${STATUS_CODES[appErr.status]}\r\nContent-Type: application/json; charset=utf-8\r\n${extra}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** What Node refuses before the app sees a request, as the status and error code the app would give. */
@@ -60,10 +98,5 @@ function answerClientError(err: Error & { code?: unknown }, socket: Duplex) {
     socket.destroy();
     return;
   }
-  const appErr = clientErrorOf(err.code);
-  const body = JSON.stringify(errorBody(appErr));
-  socket.end(
-    `HTTP/1.1 ${appErr.status} ${STATUS_CODES[appErr.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  writeError(socket, clientErrorOf(err.code));
 }

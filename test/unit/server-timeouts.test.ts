@@ -133,3 +133,24 @@ describe("what the HTTP server answers a request it cannot hand to the app", () 
     expect(got.body).toEqual({ error: { message: expect.any(String), type: "invalid_request_error", code: "request_timeout", param: null } });
   });
 });
+
+describe("requests Node would refuse without a body", () => {
+  it("when the method is CONNECT, then 405 method_not_allowed with the error envelope (not a silently closed socket)", async () => {
+    const port = await start();
+    const got = errorOf(await exchange(port, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"));
+    expect(got.status).toBe(405);
+    expect(got.body).toEqual({ error: { message: expect.any(String), type: "invalid_request_error", code: "method_not_allowed", param: null } });
+  });
+
+  it("when an HTTP/1.1 request has no Host header, then 400 invalid_request with the error envelope", async () => {
+    const port = await start();
+    const got = errorOf(await exchange(port, "GET / HTTP/1.1\r\n\r\n"));
+    expect(got.status).toBe(400);
+    expect(got.body).toEqual({ error: { message: expect.stringContaining("Host"), type: "invalid_request_error", code: "invalid_request", param: null } });
+  });
+
+  it("when an HTTP/1.0 request has no Host header, then it is served (HTTP/1.0 has none)", async () => {
+    const port = await start();
+    expect(await exchange(port, "GET / HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200/);
+  });
+});
