@@ -25,8 +25,10 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
  *   browsers and Node's docs do: not on another pooled socket, which sat idle as long and may be just
  *   as closed. A reset on a socket in steady use is the provider's failure and is reported as one.
  * - An AbortSignal destroys the request and its socket, before or during the response.
+ * - Sizes are bounded (PROVIDER_LIMITS): past a limit the response is destroyed with an error, which the
+ *   caller gets as the provider's failure (502 upstream_error, or the in-stream error event).
  */
-export function createProviderFetch(): typeof fetch {
+export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS): typeof fetch {
   // `timeout` is what makes the Agent honour the server's Keep-Alive hint (hint - 1 s when shorter); a
   // socket in use only gets a 'timeout' event from it, which nothing here acts on (the Deadline times calls).
   const agents: Agents = {
@@ -57,12 +59,51 @@ export function createProviderFetch(): typeof fetch {
     const noBody = status === 204 || status === 205 || status === 304 || init?.method === "HEAD";
     if (noBody) res.resume();
     const sse = /^text\/event-stream\b/i.test(String(res.headers["content-type"] ?? ""));
-    return new Response(noBody ? null : sse ? inEventPieces(decoded(res)) : (Readable.toWeb(decoded(res)) as ReadableStream<Uint8Array>), {
+    return new Response(noBody ? null : sse ? inEventPieces(res, decoded(res), limits) : (Readable.toWeb(bounded(res, decoded(res), limits.maxBodyBytes)) as ReadableStream<Uint8Array>), {
       status,
       statusText: res.statusMessage ?? "",
       headers,
     });
   };
+}
+
+/**
+ * How much of one provider response this transport takes. An honest answer is far below each: the agent's
+ * answer is cut at `max_words` (2,000 at most), its events are a few hundred bytes, and the classifier's
+ * non-streamed answer is a small JSON object.
+ * - maxEventBytes: one server-sent event. The SDK's line reader keeps a line whole and scans all of it
+ *   again for every chunk that extends it, so one 8 MB event cost 3.4 s of CPU, one of 30 MB 54 s with
+ *   the event loop stalled for seconds (every caller waits); a limit of 1 MiB keeps that in milliseconds.
+ * - maxStreamBytes: a whole event stream (the memory of an endless run of small events, such as tool-call
+ *   arguments, that no word limit cuts); room for a reasoning model's long thoughts.
+ * - maxBodyBytes: a whole body that is not a stream (the classifier's answer, an error body).
+ */
+export interface ProviderLimits {
+  maxEventBytes: number;
+  maxStreamBytes: number;
+  maxBodyBytes: number;
+}
+
+export const PROVIDER_LIMITS: ProviderLimits = { maxEventBytes: 1 << 20, maxStreamBytes: 64 << 20, maxBodyBytes: 8 << 20 };
+
+const tooLarge = (what: string, limit: number) => new Error(`the provider's ${what} is larger than ${limit} bytes`);
+
+/** The body as read, failing (and closing the provider's connection) once it passes `max` bytes. */
+function bounded(res: IncomingMessage, body: Readable, max: number): Readable {
+  let bytes = 0;
+  res.on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > max) res.destroy(tooLarge("response", max));
+  });
+  return body;
+}
+
+/** Where the last event of a chunk ends (just past its blank line: LF LF, CRLF CRLF or CR CR), or -1. */
+function afterLastEventEnd(chunk: Buffer): number {
+  const lf = chunk.lastIndexOf("\n\n");
+  const crlf = chunk.lastIndexOf("\n\r\n");
+  const cr = chunk.lastIndexOf("\r\r");
+  return Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 3, cr < 0 ? -1 : cr + 2);
 }
 
 /**
@@ -135,11 +176,20 @@ export function ssePieces(chunk: Uint8Array, max = SSE_PIECE_BYTES): Uint8Array[
  * Readable.toWeb does. The body failing or closing before its end fails the reader; the reader
  * cancelling destroys the body (and with it the request's socket).
  */
-function inEventPieces(body: Readable): ReadableStream<Uint8Array> {
+function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLimits): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       let ended = false;
+      let total = 0;
+      let sinceEventEnd = 0;
       body.on("data", (chunk: Buffer) => {
+        if (ended) return;
+        total += chunk.length;
+        const end = afterLastEventEnd(chunk);
+        sinceEventEnd = end < 0 ? sinceEventEnd + chunk.length : chunk.length - end;
+        // Destroying the response fails `body` too (decoded() passes its errors on), and closes the socket.
+        if (sinceEventEnd > limits.maxEventBytes) return void res.destroy(tooLarge("event", limits.maxEventBytes));
+        if (total > limits.maxStreamBytes) return void res.destroy(tooLarge("event stream", limits.maxStreamBytes));
         for (const piece of ssePieces(chunk)) controller.enqueue(piece);
         if ((controller.desiredSize ?? 0) <= 0) body.pause();
       });

@@ -13,10 +13,23 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-/** The provider's usage report as ours. */
-export function fromProvider(u: { prompt_tokens?: number | null; completion_tokens?: number | null }): Usage {
-  const prompt = u.prompt_tokens ?? 0;
-  const completion = u.completion_tokens ?? 0;
+/**
+ * More tokens than any model reads or writes in one call (the largest contexts are a few million): a
+ * report past it is garbage, as is a negative, fractional or non-numeric one.
+ */
+const MAX_REPORTED_TOKENS = 100_000_000;
+
+/** One count of the provider's report, taken only when it is a whole number of tokens a call can have; else 0. */
+const reported = (n: unknown): number => (typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= MAX_REPORTED_TOKENS ? n : 0);
+
+/**
+ * The provider's usage report as ours. The numbers come from the provider as it sent them: a broken or
+ * hostile one (1e308, -5, "12") would otherwise reach the caller's usage (the spec's integers) and the
+ * tokens counter, which can never come back from +Inf.
+ */
+export function fromProvider(u: { prompt_tokens?: unknown; completion_tokens?: unknown }): Usage {
+  const prompt = reported(u.prompt_tokens);
+  const completion = reported(u.completion_tokens);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 

@@ -143,6 +143,19 @@ describe("when the model calls a tool with invalid JSON arguments", () => {
   });
 });
 
+describe("when the provider sends one enormous event", () => {
+  // 3 MB in one server-sent event: past the transport's 1 MiB event limit (PROVIDER_LIMITS), which keeps
+  // the SDK's line reader (it rescans a line for every chunk) from spending seconds of CPU on it.
+  const huge = "x".repeat(3_000_000);
+  it.each([false, true])("in the agent's answer, stream=%s -> 502 upstream_error, and the next request succeeds", async (stream) => {
+    s.provider.once(match.agent(), reply.text(huge, { chunks: [huge] }));
+    const out = await ask(s.client(KEY), stream);
+    expect(out).toMatchObject({ status: 502, code: "upstream_error", inStream: false });
+    expect(out.text).toBe("");
+    await expectRecovered(s.client(KEY), stream);
+  });
+});
+
 describe("after the whole matrix", () => {
   it("no unhandled rejection happened and the app still serves", async () => {
     expect(rejections).toEqual([]);

@@ -204,3 +204,35 @@ describe("chat completions end to end: adapter, real graph, fake provider over H
     expect(s.logs.join("")).not.toContain(KEY);
   });
 });
+
+describe("when the provider's usage report is nonsense", () => {
+  // A provider's numbers are its own: a broken or hostile one must not make ours non-integers or negative.
+  const nonsense = { prompt_tokens: 1e308, completion_tokens: -5 };
+  const sane = (u: { prompt_tokens: number; completion_tokens: number; total_tokens: number }) => {
+    for (const n of [u.prompt_tokens, u.completion_tokens, u.total_tokens]) {
+      expect(Number.isSafeInteger(n)).toBe(true);
+      expect(n).toBeGreaterThanOrEqual(0);
+    }
+    expect(u.total_tokens).toBe(u.prompt_tokens + u.completion_tokens);
+  };
+
+  it("when a non-stream answer reports it, then usage holds non-negative safe integers that add up", async () => {
+    s.provider.on(match.agent(), reply.text("Love is patient, as 1 Corinthians 13:4 says.", { usage: nonsense }));
+    const res = await create({});
+    expect(res.choices[0]!.message.content).toContain("1 Corinthians 13:4");
+    sane(res.usage!);
+  });
+
+  it("when a stream's usage chunk reports it, then the usage chunk holds non-negative safe integers that add up", async () => {
+    s.provider.on(match.agent(), reply.text("Love is patient, as 1 Corinthians 13:4 says.", { usage: nonsense }));
+    const stream = await s.client(KEY).chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: QUESTION }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) usage = chunk.usage ?? usage;
+    sane(usage!);
+  });
+});

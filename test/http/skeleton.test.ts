@@ -91,6 +91,20 @@ describe("service skeleton", () => {
     expect((await res.json()).error.code).toBe("request_too_large");
   });
 
+  it.each(["/v1/models/%ZZ", "/v1/models/%E0%A4%A", "/v1/models/abc%"])(
+    "when a path segment is not valid percent-encoding (%s), then 400 invalid_request, not a 500 with an error line",
+    async (path) => {
+      const before = logLines.length;
+      const res = await get(path);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        error: { message: expect.stringContaining("percent-encoding"), type: "invalid_request_error", code: "invalid_request", param: null },
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      expect(logLines.slice(before).filter((l) => JSON.parse(l).level >= 50)).toEqual([]);
+    },
+  );
+
   it("when listing models, then the OpenAI list shape with the default first", async () => {
     const body = await (await get("/v1/models")).json();
     expect(body.object).toBe("list");

@@ -27,6 +27,7 @@ describe("keys anywhere in a request stay out of the logs", () => {
     ["in another header", (url: string) => fetch(`${url}/v1/models`, { headers: { "X-Api-Key": KEY, Cookie: `k=${KEY}` } })],
     ["as a bearer on a route that takes no key", (url: string) => fetch(`${url}/v1/nowhere/${KEY.slice(3)}`, { headers: { Authorization: `Bearer ${KEY}` } })],
     ["with a configured provider's prefix, in the path", (url: string) => fetch(`${url}/v1/${GROQ}`)],
+    ["in a path segment that is not valid percent-encoding", (url: string) => fetch(`${url}/v1/lexicon/${KEY}%ZZ`, { headers: { Authorization: `Bearer ${KEY}` } })],
   ])("when a key is %s, then no log line, id or message holds it", async (_where, send) => {
     const res = await send(svc.url);
     const body = await res.text();
@@ -37,6 +38,34 @@ describe("keys anywhere in a request stay out of the logs", () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(logged()).not.toContain(KEY.slice(3));
     expect(logged()).not.toContain(GROQ);
+  });
+
+  const bearer = { Authorization: `Bearer ${KEY}`, "Content-Type": "application/json" };
+  const chat = (url: string, body: object, path = "/v1/chat/completions") => fetch(`${url}${path}`, { method: "POST", headers: bearer, body: JSON.stringify(body) });
+  const ask = [{ role: "user", content: "Who was Ruth?" }];
+  it.each([
+    ["a Strong's number", (url: string) => fetch(`${url}/v1/lexicon/${KEY}`, { headers: bearer })],
+    ["a topic", (url: string) => fetch(`${url}/v1/topics/${KEY}`, { headers: bearer })],
+    ["a commentary", (url: string) => fetch(`${url}/v1/commentary/${KEY}/JHN/3`, { headers: bearer })],
+    ["a passage reference", (url: string) => fetch(`${url}/v1/passage?ref=${KEY}`, { headers: bearer })],
+    ["a commentary's book", (url: string) => fetch(`${url}/v1/commentary/mhcc/${KEY}/1`, { headers: bearer })],
+    ["a chat's theology", (url: string) => chat(url, { messages: ask, theology: KEY })],
+    ["a chat message's role", (url: string) => chat(url, { messages: [{ role: KEY, content: "Who was Ruth?" }] })],
+    ["a response's theology", (url: string) => chat(url, { input: "Who was Ruth?", theology: KEY }, "/v1/responses")],
+    ["a reader page's book", (url: string) => fetch(`${url}/read/${KEY}/1`, { headers: { ...bearer, Accept: "text/html" } })],
+    ["a lexicon page's entry", (url: string) => fetch(`${url}/lexicon/${KEY}`, { headers: { ...bearer, Accept: "text/html" } })],
+  ])("when the caller sends their key as %s, then the error that quotes it shows it redacted", async (_what, send) => {
+    const res = await send(svc.url);
+    const body = await res.text();
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(body).not.toContain(KEY.slice(3, 40));
+    expect(body).toContain("[redacted]");
+  });
+
+  it("when an unknown value is not shaped like a key, then the error still quotes it", async () => {
+    const res = await fetch(`${svc.url}/v1/lexicon/not-a-number`);
+    expect((await res.json()).error.message).toContain("'not-a-number'");
   });
 
   it.each(["trace-42.a:b", "4bf92f3577b34da6a3ce929d0e0e4736", "01HZX3K4M5N6P7Q8R9S0T1U2V3"])("when a request id is sane (%s), then it is kept and logged", async (id) => {

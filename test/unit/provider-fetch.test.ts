@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createProviderFetch, SSE_PIECE_BYTES, ssePieces } from "../../graphs/chat/provider-fetch.js";
+import { createProviderFetch, PROVIDER_LIMITS, SSE_PIECE_BYTES, ssePieces } from "../../graphs/chat/provider-fetch.js";
 
 // A tiny provider-like server: each path is one behaviour the transport must keep.
 let server: Server;
@@ -42,6 +42,22 @@ function handle(req: IncomingMessage, res: ServerResponse) {
       // A whole answer in one write, as a fast provider (or a full socket) hands it over.
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.end(manyEvents);
+    } else if (req.url === "/huge-event") {
+      // One event of 3 MB: the SDK's line reader holds a line whole and rescans it per chunk (quadratic).
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.on("close", () => closedStreams++);
+      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "x".repeat(3_000_000) } }] })}`);
+    } else if (req.url === "/long-stream") {
+      // Many small events, CRLF-framed, about 200 KB in all, then more for as long as the client reads.
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.on("close", () => closedStreams++);
+      const crlf = (i: number) => event(i).replace(/\n/g, "\r\n");
+      res.write(Array.from({ length: 3000 }, (_, i) => crlf(i)).join(""));
+      const more = setInterval(() => res.write(Array.from({ length: 100 }, (_, i) => crlf(i)).join("")), 5);
+      res.on("close", () => clearInterval(more));
+    } else if (req.url === "/huge-json") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "x".repeat(300_000) } }] }));
     } else if (req.url === "/moved") {
       res.writeHead(307, { location: "/json" });
       res.end();
@@ -229,6 +245,38 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
       expect(p.length).toBeLessThanOrEqual(SSE_PIECE_BYTES);
       expect(p.endsWith("\n\n")).toBe(true);
     }
+  });
+});
+
+describe("the provider transport's size limits", () => {
+  const readAll = async (res: Response) => {
+    let bytes = 0;
+    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) bytes += piece.length;
+    return bytes;
+  };
+
+  it("when one event is larger than PROVIDER_EVENT_MAX_BYTES, then reading fails naming the limit and the connection to the provider is closed", async () => {
+    expect(PROVIDER_LIMITS.maxEventBytes).toBeLessThan(3_000_000);
+    const before = closedStreams;
+    const res = await providerFetch(`${base}/huge-event`, { method: "POST", body: "{}" });
+    await expect(readAll(res)).rejects.toThrow(/larger than/);
+    await vi.waitFor(() => expect(closedStreams).toBe(before + 1));
+  });
+
+  it("when a stream of small events (CRLF-framed) goes past the whole-response limit, then reading fails; below it, it reads whole", async () => {
+    const small = createProviderFetch({ ...PROVIDER_LIMITS, maxStreamBytes: 1_000_000 });
+    const before = closedStreams;
+    await expect(readAll(await small(`${base}/long-stream`, { method: "POST", body: "{}" }))).rejects.toThrow(/larger than/);
+    await vi.waitFor(() => expect(closedStreams).toBe(before + 1));
+    // Many events, each small: under the limits nothing is refused, whatever the line ends.
+    expect(await readAll(await providerFetch(`${base}/many-events`, { method: "POST", body: "{}" }))).toBe(manyEvents.length);
+  });
+
+  it("when a body that is not a stream is larger than the body limit, then reading fails; a smaller one reads whole", async () => {
+    const small = createProviderFetch({ ...PROVIDER_LIMITS, maxBodyBytes: 100_000 });
+    await expect((await small(`${base}/huge-json`, { method: "POST", body: "{}" })).json()).rejects.toThrow(/larger than/);
+    const whole = await (await providerFetch(`${base}/huge-json`, { method: "POST", body: "{}" })).json();
+    expect(whole.choices[0].message.content).toHaveLength(300_000);
   });
 });
 

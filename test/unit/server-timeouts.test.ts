@@ -89,3 +89,68 @@ describe("the HTTP server's socket timeouts", () => {
     expect(hint).toBe("timeout=65");
   });
 });
+
+/** Everything the server writes back to `bytes` (sent at once, then trickled `drip` every 200 ms if given) until it closes. */
+function exchange(port: number, bytes: string, drip?: string): Promise<string> {
+  return new Promise((resolve) => {
+    let out = "";
+    const socket: Socket = connect(port, "127.0.0.1", () => socket.write(bytes));
+    const timer = drip ? setInterval(() => socket.writable && socket.write(drip), 200) : undefined;
+    socket.on("data", (d) => (out += String(d)));
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearInterval(timer);
+      resolve(out);
+    });
+  });
+}
+
+function errorOf(raw: string) {
+  const [head = "", body = ""] = raw.split("\r\n\r\n");
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), type: /content-type: ([^\r\n]*)/i.exec(head)?.[1], body: JSON.parse(body) };
+}
+
+describe("what the HTTP server answers a request it cannot hand to the app", () => {
+  it("when the headers are too large, then 431 with the error envelope (not an empty body)", async () => {
+    const port = await start();
+    const got = errorOf(await exchange(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`));
+    expect(got.status).toBe(431);
+    expect(got.type).toMatch(/^application\/json/);
+    expect(got.body).toEqual({ error: { message: expect.any(String), type: "invalid_request_error", code: "headers_too_large", param: null } });
+  });
+
+  it("when the request is not valid HTTP, then 400 invalid_request with the error envelope", async () => {
+    const port = await start();
+    const got = errorOf(await exchange(port, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n"));
+    expect(got.status).toBe(400);
+    expect(got.body).toEqual({ error: { message: expect.any(String), type: "invalid_request_error", code: "invalid_request", param: null } });
+  });
+
+  it("when a body trickles past requestTimeout, then 408 with the error envelope", async () => {
+    const port = await start();
+    const got = errorOf(await exchange(port, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n", "a"));
+    expect(got.status).toBe(408);
+    expect(got.body).toEqual({ error: { message: expect.any(String), type: "invalid_request_error", code: "request_timeout", param: null } });
+  });
+});
+
+describe("requests Node would refuse without a body", () => {
+  it("when the method is CONNECT, then 405 method_not_allowed with the error envelope (not a silently closed socket)", async () => {
+    const port = await start();
+    const got = errorOf(await exchange(port, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"));
+    expect(got.status).toBe(405);
+    expect(got.body).toEqual({ error: { message: expect.any(String), type: "invalid_request_error", code: "method_not_allowed", param: null } });
+  });
+
+  it("when an HTTP/1.1 request has no Host header, then 400 invalid_request with the error envelope", async () => {
+    const port = await start();
+    const got = errorOf(await exchange(port, "GET / HTTP/1.1\r\n\r\n"));
+    expect(got.status).toBe(400);
+    expect(got.body).toEqual({ error: { message: expect.stringContaining("Host"), type: "invalid_request_error", code: "invalid_request", param: null } });
+  });
+
+  it("when an HTTP/1.0 request has no Host header, then it is served (HTTP/1.0 has none)", async () => {
+    const port = await start();
+    expect(await exchange(port, "GET / HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200/);
+  });
+});

@@ -30,7 +30,7 @@ export function listingsRouter(src: ListingSources): Router {
       const raw = (req.params as Record<string, string | string[]>).model;
       const id = Array.isArray(raw) ? raw.join("/") : String(raw);
       if (!src.models.includes(id)) {
-        next(new AppError({ status: 404, type: "invalid_request_error", code: "model_not_found", param: "model", message: `The model '${req.redactKeys?.(id) ?? id}' does not exist. See GET /v1/models.` }));
+        next(new AppError({ status: 404, type: "invalid_request_error", code: "model_not_found", param: "model", message: `The model '${id}' does not exist. See GET /v1/models.` }));
         return;
       }
       res.json({ id, object: "model", created: src.modelsCreated, owned_by: "biblical-chat" });

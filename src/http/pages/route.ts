@@ -53,7 +53,8 @@ export function pagesRouter(deps: PagesDeps): Router {
     res.status(status).type("html").setHeader("Cache-Control", "no-cache");
     res.send(body);
   };
-  const notFoundPage = (res: Response, message: string) => html(res, 404, renderNotFound(assets, message));
+  // The message may quote the address ("no book called …"): anything shaped like a key in it is redacted.
+  const notFoundPage = (req: Request, res: Response, message: string) => html(res, 404, renderNotFound(assets, req.redactKeys(message)));
 
   router.use(["/read", "/lab", "/assets", "/lexicon"], pageSecurity);
 
@@ -72,25 +73,25 @@ export function pagesRouter(deps: PagesDeps): Router {
     get: (req, res) => {
       const result = resolveReader(deps.bibles, { book: String(req.params.book_id), chapter: String(req.params.chapter) }, req.query);
       if (result.kind === "redirect") return void res.redirect(301, result.location);
-      if (result.kind === "not-found") return void notFoundPage(res, result.message);
+      if (result.kind === "not-found") return void notFoundPage(req, res, result.message);
       html(res, 200, renderReader(assets, result.view));
     },
   });
   route(router, "/read/:book_id", {
     get: (req, res) => {
       const result = resolveReader(deps.bibles, { book: String(req.params.book_id), chapter: "1" }, req.query);
-      if (result.kind === "not-found") return void notFoundPage(res, result.message);
+      if (result.kind === "not-found") return void notFoundPage(req, res, result.message);
       res.redirect(302, result.kind === "redirect" ? result.location : readerHref(result.view, result.view.translation.id));
     },
   });
   route(router, "/read", { get: (_req, res) => void res.redirect(302, "/read/GEN/1") });
-  router.get("/read/*rest", (_req, res) => notFoundPage(res, "That reader address does not exist."));
+  router.get("/read/*rest", (req, res) => notFoundPage(req, res, "That reader address does not exist."));
 
   route(router, "/lexicon/:id", {
     get: (req, res) => {
       const result = resolveLexiconPage(deps.lexicon, String(req.params.id));
       if (result.kind === "redirect") return void res.redirect(301, result.location);
-      if (result.kind === "not-found") return void notFoundPage(res, result.message);
+      if (result.kind === "not-found") return void notFoundPage(req, res, result.message);
       html(res, 200, renderLexiconEntry(assets, result.entry, deps.lexicon));
     },
   });
