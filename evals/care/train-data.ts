@@ -28,7 +28,8 @@ export interface Example {
 const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter((l) => l.trim() && !l.startsWith("#"));
 const tsvTurns = (path: string) => lines(path).map((l) => (l.split("\t")[1] ?? "").split(" || ").map((t) => t.trim()));
 
-export const CARE_DEV = { distress: ["distress-dev.tsv", "distress2-dev.tsv"], ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv"] };
+/** Set 5's training files (distress5-train, ordinary5-train) are dev only: written after the blind set 5 was committed, in other words. */
+export const CARE_DEV = { distress: ["distress-dev.tsv", "distress2-dev.tsv", "distress5-train.tsv"], ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv", "ordinary5-train.tsv"] };
 /**
  * Ordinary statements, not questions: set 3's dev half (thanks, "tell me more", testimonies, joyful words that
  * look like harm) and set 4 (dev only: touch, family limits, closings, written after the first retraining).
