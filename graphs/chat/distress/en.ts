@@ -172,6 +172,8 @@ export const EN: LanguageRules = {
       "(?:keep|keeping|carry|carrying|hide|hiding|hid) (?:a |the |my )?(?:razor|razors|blade|blades)",
       `(?:stockpiling|stockpiled|hoarding|hoarded|saving up|saved up|collecting|collected) (?:my |the |some |all )?(?:\\w+ )?${MEANS}`,
       `(?:which|what) (?:\\w+ )?(?:${MEANS}|dose|amount) (?:is|are|would be) (?:lethal|fatal|deadly)`,
+      "how (?:many|much) (?:mg|milligrams|grams|pills|tablets|capsules) (?:of \\w+ )?(?:would|will|is|are|to) (?:be )?(?:lethal|fatal|deadly|kill|enough to (?:die|kill))",
+      "(?:which|what) (?:artery|vein) (?:is |would be )?(?:the )?(?:fastest|quickest|easiest|deepest|best to cut)",
       "(?:lethal|fatal|deadly) (?:dose|amount|overdose)",
       "(?:in|sitting in) the garage with the (?:car|engine) running|car running in the garage|carbon monoxide",
       "i (?:drove|walked|climbed|went|came) (?:up )?to (?:the |a )?(?:\\w+ )?(?:bridge|cliffs?|roof|rooftop|tracks|train tracks|ledge|edge)",
@@ -185,7 +187,7 @@ export const EN: LanguageRules = {
       "(?:so i can|so i could|and|to|just|want to|wanna) slip away(?! from)",
     ],
     overdose: [
-      `(?:took|taken|take|swallowed|swallow|ate|downed|drank|drunk|popped|overdid|od d|odd) (?:like |about |around |maybe )?(?:all|a bunch of|too many|a lot of|lots of|a handful of|a whole (?:bottle|box|pack|packet) of|the whole (?:bottle|box|pack|packet)(?: of)?|everything in|half (?:a|the) (?:bottle|box)(?: of)?|\\d+|twenty|thirty|forty|fifty|ten|fifteen) (?:of )?(?:my |the |her |his |mom s |moms |mums |dads )?(?:\\w+ )?(?:${MEANS}|medicine cabinet|the cabinet|bottle|box)`,
+      `(?:took|taken|take|swallowed|swallow|ate|downed|drank|drunk|popped|overdid|od d|odd) (?:like |about |around |maybe )?(?:all|a bunch of|too many|a lot of|lots of|a handful of|a whole (?:bottle|box|pack|packet) of|a (?:bottle|box|pack|packet|strip) of|the whole (?:bottle|box|pack|packet)(?: of)?|everything in|half (?:a|the) (?:bottle|box)(?: of)?|\\d+|twenty|thirty|forty|fifty|ten|fifteen) (?:of )?(?:my |the |her |his |mom s |moms |mums |dads )?(?:\\w+ )?(?:${MEANS}|medicine cabinet|the cabinet|bottle|box)`,
       `(?:took|swallowed|drank|ate) (?:some |the |a )?(?:bleach|poison|rat poison|antifreeze|drano)`,
       "(?:drank|downed) (?:a |the )?(?:whole |entire )?(?:bottle|fifth|handle)(?: of \\w+)? and (?:took|swallowed|popped)",
       "(?:took|swallowed|popped) (?:all )?my (?:\\w+ )?(?:pills|meds|tablets) (?:with|and) (?:vodka|alcohol|wine|whiskey|booze|a bottle)",
@@ -220,6 +222,22 @@ export const EN: LanguageRules = {
       "(?:still|always) (?:feel|look|am) (?:so )?(?:fat|huge|disgusting)",
       "(?:hate|disgusted by|loathe) my body",
       "(?:im|i am|i m|been) (?:anorexic|bulimic)",
+    ],
+    /**
+     * A medical emergency now, the writer's or someone's beside them: not breathing, blue lips, a seizure,
+     * a child who drank a cleaner, a stroke's or heart attack's signs. The crisis reply opens with the
+     * emergency number. (Added from set 5's training file, by kind.)
+     */
+    medical: [
+      "(?:isnt|is not|not|stopped|barely|no longer) breathing",
+      "(?:lips|face|skin|fingers) (?:are|is|turned|turning|went|look|looks) (?:blue|gray|grey|purple)",
+      "(?:is|hes|shes|he s|she s|started|keeps) (?:seizing|convulsing|having a seizure|having seizures)",
+      "(?:drank|swallowed|ate|drinking|swallowing|got into) (?:some |the |a )?(?:from the )?(?:bleach|drain cleaner|detergent|lye|antifreeze|rat poison)(?: bottle)?",
+      "worst headache of my life",
+      "(?:face|mouth|smile) (?:is )?(?:drooping|droops)",
+      "(?:crushing|severe) (?:chest|jaw) pain",
+      "(?:chest|jaw) pain and (?:my )?(?:left )?arm",
+      "(?:hes|shes|he is|she is|he s|she s) (?:unresponsive|not responding)",
     ],
     /** Panic: the body's alarm, the fear of dying now. */
     panic: [
