@@ -1,6 +1,7 @@
 /**
  * The distress model's training data (graphs/chat/distress/model.ts, evals/care/train.ts), and only it:
- * the dev halves of the care sets (distress-dev, distress2-dev, ordinary-dev, ordinary2-dev), the probes
+ * the dev halves of the care sets (distress-dev, distress2-dev, ordinary-dev, ordinary2-dev) and set 5's
+ * training files (distress5-train, ordinary5-train; never distress5/ordinary5-heldout), the probes
  * read while tuning (tuned-*.txt distress, ordinary-1/2/3.txt ordinary), and as more ordinary questions the
  * search eval sets' dev halves (every set but care-*.jsonl, whose queries are distress messages). Never a
  * held-out half, never an untuned-* probe: those are the measure (docs/care.md).
