@@ -130,7 +130,7 @@ describe("kinds from set 5's training file (docs/care.md, set 5)", () => {
     expect(isDistress(text)).toBe(false);
   });
 
-  it.each(["im dead inside lol", "I'm dead tired of living", "lol i want to die"])("when hyperbole's words carry a cry (%j), then it still reads as distress", (text) => {
+  it.each(["im dead inside lol", "I'm dead tired of living", "lol i want to die", "I'm dying to meet Jesus", "i'm dying to go back home to God", "I'm dying to get there, heaven is better than this"])("when hyperbole's words carry a cry (%j), then it still reads as distress", (text) => {
     expect(isDistress(text)).toBe(true);
   });
 });

@@ -71,7 +71,7 @@ const SPIRITUAL_DEATH = new RegExp(
  */
 const EVERYDAY_DEATH = new RegExp(
   "\\b(?:dead tired(?! of)|(?:could|would|i d|id) kill for (?:a|an|some|another)|(?:is|was|are|were|looks?|sounds?|smells?) to die for|" +
-    "dying to (?:know|see|hear|try|meet|read|learn|find out|visit|tell|get there|go back)|" +
+    "dying to (?:know|hear|try|read|learn|find out)|" +
     "(?:nearly |almost |literally )?(?:died|dying|dead) (?:of |from |with )?(?:laughing|laughter|embarrassment|boredom|cuteness)|" +
     "(?:lol|lmao|lmfao|haha|hahaha) (?:im|i m|i am) (?:so |literally )?dead(?! inside)|(?:im|i m|i am) (?:so |literally )?dead (?:lol|lmao|lmfao|haha|hahaha)|" +
     "(?:me )?muero de (?:sueno|hambre|risa|frio|calor|ganas|cansancio|aburrimiento|verguenza)|muert[oa]s? de (?:sueno|hambre|risa|frio|calor|cansancio|aburrimiento|verguenza)|" +
