@@ -123,6 +123,8 @@ describe("kinds from set 5's training file (docs/care.md, set 5)", () => {
     "we died laughing at the skit",
     "lol im dead",
     "me muero de hambre",
+    "me muero de ganas de verte",
+    "estou morrendo de vontade de comer pizza",
     "estou morrendo de fome",
     "je suis mort de fatigue",
     "ich lache mich tot",
@@ -130,7 +132,7 @@ describe("kinds from set 5's training file (docs/care.md, set 5)", () => {
     expect(isDistress(text)).toBe(false);
   });
 
-  it.each(["im dead inside lol", "I'm dead tired of living", "lol i want to die", "I'm dying to meet Jesus", "i'm dying to go back home to God", "I'm dying to get there, heaven is better than this"])("when hyperbole's words carry a cry (%j), then it still reads as distress", (text) => {
+  it.each(["im dead inside lol", "I'm dead tired of living", "lol i want to die", "I'm dying to meet Jesus", "i'm dying to go back home to God", "I'm dying to get there, heaven is better than this", "I could kill for a way out of this life", "estou morrendo de vontade de morrer", "me muero de ganas de morirme", "je meurs d'envie de mourir"])("when hyperbole's words carry a cry (%j), then it still reads as distress", (text) => {
     expect(isDistress(text)).toBe(true);
   });
 });

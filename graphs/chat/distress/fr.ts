@@ -7,7 +7,7 @@ export const FR: LanguageRules = {
   kinds: {
     ideation: [
       "me tuer",
-      "(?:je veux|jveux|jai envie de|envie de|je voudrais) (?:mourir|en finir|disparaitre|ne plus exister|plus exister)",
+      "(?:je veux|jveux|jai envie de|d?envie de|je voudrais) (?:mourir|en finir|disparaitre|ne plus exister|plus exister)",
       "en finir (?:avec (?:la vie|tout|ma vie)|ce soir|aujourdhui)",
       "(?:je vais|vais) en finir",
       "mettre fin a (?:mes jours|ma vie)",

@@ -10,6 +10,7 @@ export const PT: LanguageRules = {
       "(?:me|vou me|quero me|pensando em me) matar",
       "tirar (?:a )?minha (?:propria )?vida",
       "(?:quero|vou|queria|preciso) (?:morrer|sumir|desaparecer|deixar de existir)",
+      "vontade de (?:morrer|sumir|desaparecer|me matar|deixar de existir)",
       "(?:nao|ja nao) quero (?:mais )?(?:viver|existir|acordar|estar aqui)",
       "(?:nao tenho|sem) (?:mais )?(?:nenhum )?(?:motivo|motivos|razao|razoes) (?:para|de) viver",
       "(?:dormir|deitar) e (?:nao|nunca mais) acordar",

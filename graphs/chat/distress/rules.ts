@@ -70,13 +70,13 @@ const SPIRITUAL_DEATH = new RegExp(
  * is left when "of" follows). Fixed words only (linear). Added from set 5's training file, by kind.
  */
 const EVERYDAY_DEATH = new RegExp(
-  "\\b(?:dead tired(?! of)|(?:could|would|i d|id) kill for (?:a|an|some|another)|(?:is|was|are|were|looks?|sounds?|smells?) to die for|" +
+  "\\b(?:dead tired(?! of)|(?:could|would|i d|id) kill for (?:a|an|some|another)(?! (?:way|reason|chance|end|break|escape|rest|exit)\\b)|(?:is|was|are|were|looks?|sounds?|smells?) to die for|" +
     "dying to (?:know|hear|try|read|learn|find out)|" +
     "(?:nearly |almost |literally )?(?:died|dying|dead) (?:of |from |with )?(?:laughing|laughter|embarrassment|boredom|cuteness)|" +
     "(?:lol|lmao|lmfao|haha|hahaha) (?:im|i m|i am) (?:so |literally )?dead(?! inside)|(?:im|i m|i am) (?:so |literally )?dead (?:lol|lmao|lmfao|haha|hahaha)|" +
-    "(?:me )?muero de (?:sueno|hambre|risa|frio|calor|ganas|cansancio|aburrimiento|verguenza)|muert[oa]s? de (?:sueno|hambre|risa|frio|calor|cansancio|aburrimiento|verguenza)|" +
-    "morrendo de (?:fome|rir|sono|frio|calor|vontade|tedio|vergonha|cansaco)|mort[oa]s? de (?:cansaco|fome|sono|frio|calor|tedio|vergonha|rir)|" +
-    "(?:meurs|meurt|mourir|mort|morte|morts|mortes) de (?:faim|froid|chaud|rire|envie|fatigue|ennui|honte)|" +
+    "(?:me )?muero de (?:sueno|hambre|risa|frio|calor|ganas(?! de (?:morir|desaparecer|matarme|dejar de))|cansancio|aburrimiento|verguenza)|muert[oa]s? de (?:sueno|hambre|risa|frio|calor|cansancio|aburrimiento|verguenza)|" +
+    "morrendo de (?:fome|rir|sono|frio|calor|vontade(?! de (?:morrer|sumir|desaparecer|me matar|deixar de))|tedio|vergonha|cansaco)|mort[oa]s? de (?:cansaco|fome|sono|frio|calor|tedio|vergonha|rir)|" +
+    "(?:meurs|meurt|mourir|mort|morte|morts|mortes) de (?:faim|froid|chaud|rire|envie(?! de (?:mourir|disparaitre|en finir|me tuer))|fatigue|ennui|honte)|" +
     "todmude|(?:lache|lachen|lacht) (?:mich|uns|sich) (?:noch )?tot|sterbe vor (?:hunger|langeweile|lachen|durst|kalte|hitze|neugier))\\b",
   "g",
 );
