@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parsePassageQuery } from "../../src/scripture/references.js";
 import { classifyByRules, distressLanguage, isDistress, needsCare } from "../../graphs/chat/preflight-rules.js";
+import { isDistressByRules } from "../../graphs/chat/distress/rules.js";
 
 /**
  * Issue 28: the distress rules as a net, read by kinds of meaning in the five languages we detect. The
@@ -96,6 +97,45 @@ const outsideKinds: [string, string[]][] = [
   ["typos", ["i wnat to kil myslef", "whats the bible say about sucide", "can god forgiv me if i ended my lfe"]],
   ["the wider net: the writer and a word of harm", ["the pills are in my hand right now", "everything hurts and I want out", "my dad is drunk and waving a knife around"]],
 ];
+
+/** Kinds added from set 5's training file (evals/care/distress5-train.tsv, ordinary5-train.tsv), in wordings of their own. */
+const set5Kinds: [string, string[]][] = [
+  ["a medical emergency now", ["my grandpa isn't breathing", "her lips are turning blue", "my son is having a seizure", "my toddler swallowed some drain cleaner", "crushing chest pain and my left arm hurts"]],
+  ["means asked by dose or by artery", ["how many mg of sertraline would be lethal", "which artery is quickest"]],
+  ["a plan with a place or a date, the means at hand", ["my plan is the bridge by the highway", "she has a date set and a method", "the gun is on my nightstand"]],
+  ["danger at home, trafficking, a prayer to be taken", ["he violated the protective order again", "they force me to sleep with customers", "why won't God just take me"]],
+  ["es, pt, fr", ["me mete la mano cuando estamos solos", "era melhor se eu morresse", "il a laissé un mot d'adieu"]],
+];
+
+describe("kinds from set 5's training file (docs/care.md, set 5)", () => {
+  describe.each(set5Kinds)("%s", (_kind, texts) => {
+    it.each(texts)("when the message is %j, then the rules read it as distress", (text) => {
+      expect(isDistressByRules(text)).toBe(true);
+      expect(needsCare([text])).toBe(true);
+    });
+  });
+
+  it.each([
+    "I'm dead tired after the retreat",
+    "I could kill for some pizza",
+    "this cheesecake is to die for",
+    "I'm dying to know who wrote Hebrews",
+    "we died laughing at the skit",
+    "lol im dead",
+    "me muero de hambre",
+    "me muero de ganas de verte",
+    "estou morrendo de vontade de comer pizza",
+    "estou morrendo de fome",
+    "je suis mort de fatigue",
+    "ich lache mich tot",
+  ])("when the message is everyday hyperbole %j, then it does not read as distress", (text) => {
+    expect(isDistress(text)).toBe(false);
+  });
+
+  it.each(["im dead inside lol", "I'm dead tired of living", "lol i want to die", "I'm dying to meet Jesus", "i'm dying to go back home to God", "I'm dying to get there, heaven is better than this", "I could kill for a way out of this life", "estou morrendo de vontade de morrer", "me muero de ganas de morirme", "je meurs d'envie de mourir"])("when hyperbole's words carry a cry (%j), then it still reads as distress", (text) => {
+    expect(isDistress(text)).toBe(true);
+  });
+});
 
 describe("kinds an outside reviewer's set found (evals/care set 2)", () => {
   describe.each(outsideKinds)("%s", (_kind, texts) => {

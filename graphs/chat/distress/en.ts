@@ -9,7 +9,7 @@ const ROLE =
 const DOER = `(?:he|she|they|someone|somebody|my \\w+(?: \\w+)?|(?:the|a|an|our|his|her|their) ${ROLE})`;
 /** Abuse verbs that need no qualifier once a person does them to "me". */
 const HARM_VERBS =
-  "(?:slams|slammed|shoves|shoved|throws|threw|drags|dragged|pins|pinned|bites|bit|spits on|beats|beat|beating|hits|hit|hitting|hurts|hurt|hurting|chokes|choked|choking|strangles|strangled|slaps|slapped|punches|punched|kicks|kicked|rapes|raped|raping|molests|molested|molesting|abuses|abused|abusing|grabs|grabbed|threatens|threatened|forces|forced|burns|burned|locks|locked|starves|starved)";
+  "(?:slams|slammed|shoves|shoved|throws|threw|drags|dragged|pins|pinned|bites|bit|spits on|whips|whipped|whipping|beats|beat|beating|hits|hit|hitting|hurts|hurt|hurting|chokes|choked|choking|strangles|strangled|slaps|slapped|punches|punched|kicks|kicked|rapes|raped|raping|molests|molested|molesting|abuses|abused|abusing|grabs|grabbed|threatens|threatened|forces|forced|burns|burned|locks|locked|starves|starved)";
 /** Touching is a disclosure from "my uncle" or "the pastor"; from "he" or "someone" only with more ("He touched me" is a hymn, Luke 8:46 "Someone touched me"). */
 const TOUCH = "(?:touches|touched|touching|touch|fondles|fondled|gropes|groped|feels me up|felt me up)";
 const TOUCH_MORE =
@@ -50,6 +50,7 @@ export const EN: LanguageRules = {
       // "I want to die", not "I want to die to self" (Romans 6, Galatians 2:20).
       "(?:want|wanted|wanting|wish|wishing|ready|going|deserve|just want|need) (?:to |too |2 )?die(?! (?:to|unto|with|for|in) (?:self|my ?self|sin|the (?:flesh|world|old|lord)|my (?:flesh|old|sin|ego|pride|will)|our ?selves|ourselves|christ|jesus|him))",
       "(?:please|just|god) (?:just )?(?:let|make) me die",
+      "why (?:hasnt|has not|wont|will not|doesnt|does not) god (?:just )?(?:take|taken|took) me(?! to)",
       "let me die",
       "(?:wish|wished) i (?:was|were|could be) dead",
       "(?:wish|wished) i (?:had never|hadnt|was never|wasnt|were never) (?:been )?born",
@@ -172,6 +173,8 @@ export const EN: LanguageRules = {
       "(?:keep|keeping|carry|carrying|hide|hiding|hid) (?:a |the |my )?(?:razor|razors|blade|blades)",
       `(?:stockpiling|stockpiled|hoarding|hoarded|saving up|saved up|collecting|collected) (?:my |the |some |all )?(?:\\w+ )?${MEANS}`,
       `(?:which|what) (?:\\w+ )?(?:${MEANS}|dose|amount) (?:is|are|would be) (?:lethal|fatal|deadly)`,
+      "how (?:many|much) (?:mg|milligrams|grams|pills|tablets|capsules) (?:of \\w+ )?(?:would|will|is|are|to) (?:be )?(?:lethal|fatal|deadly|kill|enough to (?:die|kill))",
+      "(?:which|what) (?:artery|vein) (?:is |would be )?(?:the )?(?:fastest|quickest|easiest|deepest|best to cut)",
       "(?:lethal|fatal|deadly) (?:dose|amount|overdose)",
       "(?:in|sitting in) the garage with the (?:car|engine) running|car running in the garage|carbon monoxide",
       "i (?:drove|walked|climbed|went|came) (?:up )?to (?:the |a )?(?:\\w+ )?(?:bridge|cliffs?|roof|rooftop|tracks|train tracks|ledge|edge)",
@@ -185,7 +188,7 @@ export const EN: LanguageRules = {
       "(?:so i can|so i could|and|to|just|want to|wanna) slip away(?! from)",
     ],
     overdose: [
-      `(?:took|taken|take|swallowed|swallow|ate|downed|drank|drunk|popped|overdid|od d|odd) (?:like |about |around |maybe )?(?:all|a bunch of|too many|a lot of|lots of|a handful of|a whole (?:bottle|box|pack|packet) of|the whole (?:bottle|box|pack|packet)(?: of)?|everything in|half (?:a|the) (?:bottle|box)(?: of)?|\\d+|twenty|thirty|forty|fifty|ten|fifteen) (?:of )?(?:my |the |her |his |mom s |moms |mums |dads )?(?:\\w+ )?(?:${MEANS}|medicine cabinet|the cabinet|bottle|box)`,
+      `(?:took|taken|take|swallowed|swallow|ate|downed|drank|drunk|popped|overdid|od d|odd) (?:like |about |around |maybe )?(?:all|a bunch of|too many|a lot of|lots of|a handful of|a whole (?:bottle|box|pack|packet) of|a (?:bottle|box|pack|packet|strip) of|the whole (?:bottle|box|pack|packet)(?: of)?|everything in|half (?:a|the) (?:bottle|box)(?: of)?|\\d+|twenty|thirty|forty|fifty|ten|fifteen) (?:of )?(?:my |the |her |his |mom s |moms |mums |dads )?(?:\\w+ )?(?:${MEANS}|medicine cabinet|the cabinet|bottle|box)`,
       `(?:took|swallowed|drank|ate) (?:some |the |a )?(?:bleach|poison|rat poison|antifreeze|drano)`,
       "(?:drank|downed) (?:a |the )?(?:whole |entire )?(?:bottle|fifth|handle)(?: of \\w+)? and (?:took|swallowed|popped)",
       "(?:took|swallowed|popped) (?:all )?my (?:\\w+ )?(?:pills|meds|tablets) (?:with|and) (?:vodka|alcohol|wine|whiskey|booze|a bottle)",
@@ -220,6 +223,22 @@ export const EN: LanguageRules = {
       "(?:still|always) (?:feel|look|am) (?:so )?(?:fat|huge|disgusting)",
       "(?:hate|disgusted by|loathe) my body",
       "(?:im|i am|i m|been) (?:anorexic|bulimic)",
+    ],
+    /**
+     * A medical emergency now, the writer's or someone's beside them: not breathing, blue lips, a seizure,
+     * a child who drank a cleaner, a stroke's or heart attack's signs. The crisis reply opens with the
+     * emergency number. (Added from set 5's training file, by kind.)
+     */
+    medical: [
+      "(?:isnt|is not|not|stopped|barely|no longer) breathing",
+      "(?:lips|face|skin|fingers) (?:are |is )?(?:are|is|turned|turning|going|gone|went|look|looks) (?:blue|gray|grey|purple)",
+      "(?:is|hes|shes|he s|she s|started|keeps) (?:seizing|convulsing|having a seizure|having seizures)",
+      "(?:drank|swallowed|ate|drinking|swallowing|got into) (?:some |the |a )?(?:from the )?(?:bleach|drain cleaner|detergent|lye|antifreeze|rat poison)(?: bottle)?",
+      "worst headache of my life",
+      "(?:face|mouth|smile) (?:is )?(?:drooping|droops)",
+      "(?:crushing|severe) (?:chest|jaw) pain",
+      "(?:chest|jaw) pain and (?:my )?(?:left )?arm",
+      "(?:hes|shes|he is|she is|he s|she s) (?:unresponsive|not responding)",
     ],
     /** Panic: the body's alarm, the fear of dying now. */
     panic: [
@@ -322,6 +341,7 @@ export const EN: LanguageRules = {
     ],
     /** Someone else in danger now: "my friend said shes going to kill herself tonight". */
     otherInDanger: [
+      "(?:broke|violated|broken|breaking|violating) (?:the|my|his|her|a) (?:restraining|protective|protection) order",
       "(?:going to|gonna|about to|planning to|plans to|wants to|threatening to|threatened to|threatens to|will|tried to|trying to|talking about|talks about) (?:kill|killing|shoot|shooting|hang|hanging|hurt|hurting|harm|harming|off|end|ending) (?:herself|himself|themselves|themself)",
       "(?:going to|gonna|about to|planning to|wants to|threatening to|will) (?:end|take) (?:his|her|their) (?:own )?li(?:fe|ves)",
       "(?:going to|gonna|about to|wants to|threatening to|threatens to) (?:take|swallow) (?:them all|all of them|all (?:the|her|his|their) (?:pills|meds|tablets))",
@@ -335,6 +355,12 @@ export const EN: LanguageRules = {
     ],
     /** Preparatory acts: putting things in order, giving things away, letters to explain. */
     preparing: [
+      // Added from set 5's training file, by kind: a plan with a place or a date, a note's last words, the means at hand.
+      `(?:my plan is|the plan is|planning to go to|going to go to) (?:the |a )?(?:\\w+ )?${PLACE}`,
+      "(?:a|the) (?:date|day) (?:picked|set|chosen) and (?:a|the) (?:way|plan|method)",
+      "(?:i have|ive got|i ve got|i got|i made|ive made|i ve made) a plan(?:$| and | now| tonight| already| ready)",
+      "tell (?:my )?(?:mom|mum|dad|mother|father|wife|husband|kids|family|sister|brother) (?:that )?(?:im|i m|i am) sorry",
+      "the (?:knife|gun|blade|razor|rope|noose|pills) (?:is|are) (?:right )?(?:here|next to me|beside me|in my hand|on my (?:desk|lap|bed|nightstand|table))",
       "(?:gave|giving|give|given) away (?:all )?my (?:\\w+ )?(?:things|stuff|belongings|possessions|dog|cat|pets?|clothes|guitar|games|books|savings)",
       `(?:gave|giving|give|given|gives) (?:all |most of )?my (?:\\w+ )?${BELONGINGS}(?: and (?:my )?(?:\\w+ )?${BELONGINGS})? away`,
       `(?:gave|giving|given) away (?:all )?(?:his|her|their) (?:\\w+ )?${BELONGINGS}`,
@@ -416,6 +442,8 @@ export const EN: LanguageRules = {
       `(?:clean|sober) (?:for )?\\w+ (?:days?|weeks?|months?|years?) (?:\\w+ ){0,3}(?:and|but) (?:\\w+ ){0,2}(?:relapsed|used|drank|bought|slipped|started|got high)`,
     ],
     trafficking: [
+      "(?:make|makes|made|force|forces|forced|forcing) me (?:to )?(?:have sex|sleep) with (?:men|guys|clients|customers|strangers|them|his friends|other men)",
+      "(?:make|makes|made|force|forces|forced) me (?:to )?see (?:clients|customers|men)",
       "(?:they|he|she|boss|employer|owner|them|somebody|someone) (?:took|take|taken|have|keep|kept|keeps|are holding|is holding|stole|has|confiscated) (?:away )?my (?:passport|papers|documents|id|visa)",
       "(?:make|makes|made|force|forces|forced|forcing) me (?:to )?work (?:for free|without pay|and (?:i )?(?:cant|cannot) leave|all day|every day|to pay)",
       "(?:cant|cannot|not allowed to|wont let me) leave (?:the house|the apartment|this place|the farm|the factory|them)",
@@ -448,5 +476,5 @@ export const EN: LanguageRules = {
   cryFiller:
     "i im m iam am was been being feel feeling felt so very really just too much totally completely and or help me please pls plz my " +
     "a lot of in such still always ive got get getting keep today tonight now right anymore again all the time god oh",
-  lastGoodbye: ["(?:goodbye|good bye|farewell)(?: forever| for good)?"],
+  lastGoodbye: ["(?:goodbye|good bye|farewell)(?: forever| for good)?", "(?:bye|goodbye|good bye) (?:all|everyone|everybody|world|yall)(?: its been (?:real|nice|fun|good))?"],
 };

@@ -9,6 +9,7 @@ export const ES: LanguageRules = {
   lang: "es",
   kinds: {
     ideacion: [
+      "(?:pa|pa q|para) que (?:seguir viviendo|sigo viviendo|seguir)|(?:pa|pa q) que vivir|q sentido tiene vivir",
       "matarme",
       "(?:me )?(?:quiero|voy a|pienso|quisiera|deseo) (?:matar(?:me)?|suicidar(?:me)?)",
       "quitarme la vida",
@@ -50,6 +51,7 @@ export const ES: LanguageRules = {
       "nadie (?:me )?(?:extranaria|echaria de menos|notaria|lloraria|extrañaria)",
     ],
     preparativos: [
+      "(?:le deje|les deje|regale|le regale|les regale) (?:todas )?mis cosas",
       "(?:regale|regalando|estoy regalando|he regalado|di) (?:todas )?mis cosas",
       "ya no (?:las|los|lo|la|me) (?:voy a|van a) (?:necesitar|hacer falta)",
       "cartas (?:\\w+ ){0,4}para despedirme",
@@ -124,6 +126,7 @@ export const ES: LanguageRules = {
       "no me deja (?:ir al medico|ver al medico|ver a un medico|salir|ver a mi|hablar con|comer|llamar)",
     ],
     palabrasDeNinos: [
+      "(?:me mete|me metio|me pone|me puso) (?:la )?mano",
       "(?:entra|se mete|viene) (?:a|en) mi (?:cuarto|cama|habitacion) (?:de noche|en la noche|por la noche|cuando|y me)",
       "(?:mi \\w+|el|ella) me hace (?:cosas|dano)",
       "(?:dice que es|dijo que es|es nuestro) (?:un |nuestro )?secreto",

@@ -7,7 +7,7 @@ export const FR: LanguageRules = {
   kinds: {
     ideation: [
       "me tuer",
-      "(?:je veux|jveux|jai envie de|envie de|je voudrais) (?:mourir|en finir|disparaitre|ne plus exister|plus exister)",
+      "(?:je veux|jveux|jai envie de|d?envie de|je voudrais) (?:mourir|en finir|disparaitre|ne plus exister|plus exister)",
       "en finir (?:avec (?:la vie|tout|ma vie)|ce soir|aujourdhui)",
       "(?:je vais|vais) en finir",
       "mettre fin a (?:mes jours|ma vie)",
@@ -104,7 +104,7 @@ export const FR: LanguageRules = {
       "(?:mon|ma|notre) (?:fils|fille|bebe|mari|femme|pere|mere|frere|soeur|ami|amie) (?:est mort|est morte|est decede|sest suicide|sest tue|sest donne la mort)",
     ],
   },
-  mentions: ["violences? conjugales?", "sest (?:suicide\\w*|tue\\w*|pendu\\w*|donne la mort)", "suicid\\w*", "lettres? dadieu"],
+  mentions: ["violences? conjugales?", "sest (?:suicide\\w*|tue\\w*|pendu\\w*|donne la mort)", "suicid\\w*", "(?:lettres?|messages?|mots?) dadieu"],
   help: ["(?:svp |sil vous plait )?(?:a laide|au secours|aidez moi|aide moi|aidez|jai besoin daide|besoin daide)(?: svp| sil vous plait| sil te plait| vite)?"],
   cryWords: "viol violee abusee deuil deprime deprimee desespere desesperee seule detresse",
   cryFiller: "je suis sens tres si tellement jai ete et aide moi me",

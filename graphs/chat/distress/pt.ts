@@ -6,9 +6,11 @@ export const PT: LanguageRules = {
   lang: "pt",
   kinds: {
     ideacao: [
+      "(?:seria|era) melhor se eu (?:nao existisse|nao estivesse aqui|morresse|sumisse|nunca tivesse nascido)",
       "(?:me|vou me|quero me|pensando em me) matar",
       "tirar (?:a )?minha (?:propria )?vida",
       "(?:quero|vou|queria|preciso) (?:morrer|sumir|desaparecer|deixar de existir)",
+      "vontade de (?:morrer|sumir|desaparecer|me matar|deixar de existir)",
       "(?:nao|ja nao) quero (?:mais )?(?:viver|existir|acordar|estar aqui)",
       "(?:nao tenho|sem) (?:mais )?(?:nenhum )?(?:motivo|motivos|razao|razoes) (?:para|de) viver",
       "(?:dormir|deitar) e (?:nao|nunca mais) acordar",
@@ -55,6 +57,7 @@ export const PT: LanguageRules = {
       `quant[oa]s (?:\\w+ )?${MEIOS} (?:pra|para) morrer`,
     ],
     overdose: [
+      "(?:engoli|tomei) (?:uma |a )?cartela (?:inteira )?(?:de )?(?:remedio|remedios|comprimidos)",
       `tomei (?:todos|todas|uma caixa|a caixa|um monte|muitos|muitas|\\d+|demais)(?: de| os| as| dos| das| meus| minhas)? (?:\\w+ )?(?:${MEIOS})`,
       `tomei (?:${MEIOS}) (?:demais|de mais|a mais)`,
       "(?:bebi|tomei) (?:veneno|agua sanitaria|chumbinho)",
