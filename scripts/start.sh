@@ -5,10 +5,12 @@
 # The Node flags live here and nowhere else (measured with BENCH_ONLY=service npm run bench:chat,
 # the service alone under autocannon -c 32; figures in docs/performance.md):
 #   --max-semi-space-size=4     a smaller young generation (V8's default is 16 MB per semi-space).
-#   --heap-growing-percent=50   after a full GC the old generation may grow to 1.5x what is live before the
+#   --heap-growing-percent=35   after a full GC the old generation may grow to 1.35x what is live before the
 #                               next one, instead of up to 4x: under load the service's peak RSS was
-#                               433-439 MB with the first flag alone and 233-235 MB with both, at the same
-#                               CPU per request (12.4-12.8 ms). No cap on the heap, so no new out-of-memory.
+#                               433-439 MB with the first flag alone and 233-235 MB with both (at 50), at the
+#                               same CPU per request (12.4-12.8 ms). 35 rather than 50 (session 12): 4-9 MB
+#                               lower peaks under unique-question chats and searches, the same CPU a request;
+#                               25 cost 3-7 ms a request (session 9). No cap on the heap, so no new out-of-memory.
 # And one C library setting (glibc; musl ignores it):
 #   MALLOC_ARENA_MAX=2          glibc's malloc gives each thread that allocates (V8's GC helpers, libuv's
 #                               pool, the corpus worker at start) an arena of its own, up to 8 per core,
@@ -19,4 +21,4 @@ set -e
 cd "$(dirname "$0")/.."
 node scripts/build.mjs --if-stale
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-exec node --max-semi-space-size=4 --heap-growing-percent=50 dist/src/main.js "$@"
+exec node --max-semi-space-size=4 --heap-growing-percent=35 dist/src/main.js "$@"

@@ -71,3 +71,28 @@ describe("a keyword index held as flat arrays", () => {
   });
 });
 
+
+describe("a keyword index built from a generator", () => {
+  it("when the documents come one at a time and the generator fills the lengths as it yields, then the arrays equal an index built from the same documents at once", () => {
+    const texts = ["god so loved the world", "love your neighbor", "in the beginning god created", "god is love love", "the word"];
+    const extra = ["gospel", "", "creation", "love", ""];
+    const lengths: number[] = [];
+    const docs = function* () {
+      for (const [i, t] of texts.entries()) {
+        const tokens = t.split(" ");
+        lengths.push(tokens.length);
+        if (extra[i]) tokens.push(extra[i]!);
+        yield tokens;
+      }
+    };
+    const streamed = new Bm25Index(docs(), { lengths }).toData();
+    const whole = new Bm25Index(
+      texts.map((t, i) => [...t.split(" "), ...(extra[i] ? [extra[i]!] : [])]),
+      { lengths: texts.map((t) => t.split(" ").length) },
+    ).toData();
+    expect(streamed).toEqual(whole);
+    expect(streamed.size).toBe(5);
+    // The lengths the generator gave (not the token counts, which include the extra terms) set the norms.
+    expect(streamed.norms[3]).toBeCloseTo(1.2 * (1 - 0.75 + (0.75 * 4) / (19 / 5)), 6);
+  });
+});

@@ -54,6 +54,16 @@ describe("which windows are lists", () => {
     expect(Math.max(...of("EZR", 2))).toBeGreaterThan(0.5);
     for (const [b, c] of [["PRO", 15], ["EPH", 4], ["MAT", 19]] as const) expect(Math.max(...of(b, c))).toBeLessThan(0.1);
   });
+
+  it("counts every word of a window longer than its scratch arrays (1,024 words), and of the windows after it", () => {
+    // Window 0: 1,500 words, of them 300 "Parosh" (a rare name: capitalized, in one window) and 200 "five" (a number).
+    const long = [...Array(1000).fill("the people went"), ...Array(300).fill("Parosh"), ...Array(200).fill("five")].join(" ");
+    const window = (text: string) => ({ id: text.slice(0, 8), book: "EZR", chapter: 2, verseStart: 1, verseEnd: 1, testament: "OT", text }) as Parameters<typeof listShares>[0][number];
+    const share = listShares([window(long), window("Zattu and the people five"), window("the people went")]);
+    expect(share[0]).toBeCloseTo(500 / 3500, 6);
+    expect(share[1]).toBeCloseTo(2 / 5, 6);
+    expect(share[2]).toBe(0);
+  });
 });
 
 describe("teaching signals in the ranker (a prepared corpus of lists, psalms, proverbs and epistles)", () => {

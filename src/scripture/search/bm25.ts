@@ -53,8 +53,8 @@ export class Bm25Index {
    * From the documents' tokens, from their term counts (term -> how often it occurs, in the order the
    * terms first occur: the same index as the tokens, without holding them), or adopting built data.
    */
-  constructor(docs: readonly (readonly string[] | ReadonlyMap<string, number>)[] | Bm25Data, options: Bm25Options = {}) {
-    if (!Array.isArray(docs)) {
+  constructor(docs: Iterable<readonly string[] | ReadonlyMap<string, number>> | Bm25Data, options: Bm25Options = {}) {
+    if (!(Symbol.iterator in docs)) {
       const data = docs as Bm25Data;
       this.k1 = data.k1;
       this.size = data.size;
@@ -70,15 +70,14 @@ export class Bm25Index {
     }
     this.k1 = options.k1 ?? 1.2;
     const b = options.b ?? 0.75;
-    this.size = docs.length;
-    const lengths = options.lengths ? [...options.lengths] : docs.map((d) => (isCounts(d) ? sum(d.values()) : d.length));
-    const avg = lengths.reduce((s, n) => s + n, 0) / Math.max(1, docs.length);
-    this.acc = new Float32Array(docs.length);
-    this.touched = new Int32Array(docs.length);
-    this.norms = Float32Array.from(lengths, (n) => this.k1 * (1 - b + (b * n) / Math.max(avg, 1)));
+    // The documents are read once, in order, and none is kept: a generator can hand them over one at a
+    // time (the corpus worker tokenizes a window per step), so its tokens never all live at once.
     const tmp = new Map<string, { docs: number[]; tfs: number[] }>();
+    const ownLengths: number[] = [];
     let total = 0;
-    docs.forEach((doc, i) => {
+    let size = 0;
+    for (const doc of docs) {
+      const i = size++;
       let counts: ReadonlyMap<string, number>;
       if (isCounts(doc)) counts = doc;
       else {
@@ -86,6 +85,7 @@ export class Bm25Index {
         for (const t of doc) own.set(t, (own.get(t) ?? 0) + 1);
         counts = own;
       }
+      if (!options.lengths) ownLengths.push(isCounts(doc) ? sum(doc.values()) : doc.length);
       for (const [t, tf] of counts) {
         let p = tmp.get(t);
         if (!p) tmp.set(t, (p = { docs: [], tfs: [] }));
@@ -93,7 +93,14 @@ export class Bm25Index {
         p.tfs.push(tf);
       }
       total += counts.size;
-    });
+    }
+    this.size = size;
+    // Read after the documents: a generator may fill options.lengths as it yields them.
+    const lengths = options.lengths ? [...options.lengths] : ownLengths;
+    const avg = lengths.reduce((s, n) => s + n, 0) / Math.max(1, size);
+    this.acc = new Float32Array(size);
+    this.touched = new Int32Array(size);
+    this.norms = Float32Array.from(lengths, (n) => this.k1 * (1 - b + (b * n) / Math.max(avg, 1)));
     this.offsets = new Int32Array(tmp.size + 1);
     this.docs = new Int32Array(total);
     this.tfs = new Float32Array(total);

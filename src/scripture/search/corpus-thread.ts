@@ -106,7 +106,13 @@ export function prepareCorpusInWorker(bible: ChapterSource, hashSalt: string, si
   const release = async () => {
     if (released) return;
     released = true;
-    failure ??= new Error("the corpus worker was released");
+    if (!failure) {
+      failure = new Error("the corpus worker was released");
+      // Format the stack now. Until it is read, an error holds its call sites, and with them the
+      // closures of its callers: here the index build's scope (its serialized LSA model, 4.8 MB, and the
+      // vectors) for the service's life, since `failure` lives as long as the prepared corpus.
+      void failure.stack;
+    }
     await worker.terminate();
   };
 

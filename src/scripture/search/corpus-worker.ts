@@ -169,16 +169,19 @@ function run(port: NonNullable<typeof parentPort>, input: CorpusWorkerInput) {
   // window's text tokens with its extra terms after them, in one array, and the text's token count apart.
   // Memory: this is the start-up's peak (the worker beside the service), so nothing is held twice, and
   // the tokens are not kept for LSA (a first start tokenizes again to train: about a second, once).
+  // One window's tokens at a time (Bm25Index reads a generator once, in order): all windows' tokens held
+  // at once were ~20 MB of live strings, and the heap the next collection let grow was sized on them.
   const lengths: number[] = [];
-  const keywordTokens = passages.map((p, i) => {
-    const tokens = tokenize(p.text);
-    lengths.push(tokens.length);
-    if (p.tags) tokens.push(...tokenize(p.tags));
-    tokens.push(...expansion[i]!);
-    return tokens;
-  });
-  const bm25 = new Bm25Index(keywordTokens, { lengths }).toData();
-  keywordTokens.length = 0;
+  const keywordTokens = function* () {
+    for (const [i, p] of passages.entries()) {
+      const tokens = tokenize(p.text);
+      lengths.push(tokens.length);
+      if (p.tags) tokens.push(...tokenize(p.tags));
+      tokens.push(...expansion[i]!);
+      yield tokens;
+    }
+  };
+  const bm25 = new Bm25Index(keywordTokens(), { lengths }).toData();
   const corpusHash = corpusHashOf(input.hashSalt, passages, expansion);
   // Which windows teach (the chapter prior, the list share) and what the commentaries say about each
   // chapter: derived from the corpus and the shipped commentaries, so kept beside the index and only

@@ -26,10 +26,14 @@ export function listShares(passages: readonly Passage[]): Float32Array {
   const lowerSeen: boolean[] = [];
   const words: Int32Array[] = [];
   const capital: Uint8Array[] = [];
+  // One window's word ids and capitals are gathered in scratch arrays (grown when a window needs more)
+  // and copied out at their size: per-window JS arrays grown by push were tens of MB of garbage at the
+  // first start's peak (the corpus worker's signal build).
+  let idsOf = new Int32Array(1024);
+  let caps = new Uint8Array(1024);
   passages.forEach((p, wi) => {
     const text = p.text;
-    const idsOf: number[] = [];
-    const caps: number[] = [];
+    let n = 0;
     for (let i = 0; i < text.length; ) {
       let c = text.charCodeAt(i);
       if (!isLetter(c)) {
@@ -45,11 +49,19 @@ export function listShares(passages: readonly Passage[]): Float32Array {
       const cap = word.charCodeAt(0) <= 90;
       if (!cap) lowerSeen[id] = true;
       if (seenIn[id] !== wi) (seenIn[id] = wi), df[id]!++;
-      idsOf.push(id);
-      caps.push(cap ? 1 : 0);
+      if (n === idsOf.length) {
+        const more = new Int32Array(n * 2);
+        more.set(idsOf);
+        idsOf = more;
+        const moreCaps = new Uint8Array(n * 2);
+        moreCaps.set(caps);
+        caps = moreCaps;
+      }
+      idsOf[n] = id;
+      caps[n++] = cap ? 1 : 0;
     }
-    words.push(Int32Array.from(idsOf));
-    capital.push(Uint8Array.from(caps));
+    words.push(idsOf.slice(0, n));
+    capital.push(caps.slice(0, n));
   });
   const numberIds = new Set([...NUMBER_WORDS].flatMap((w) => ids.get(w) ?? []));
   return Float32Array.from(words, (ws, wi) => {
