@@ -3,8 +3,29 @@ import { methodNotAllowed } from "../errors.js";
 
 type Method = "get" | "post";
 
-/** The JSON body parser (1 MB); its failures become the contract's 400/413 in the error handler. */
-export const jsonBody: RequestHandler = express.json({ limit: "1mb", strict: false });
+/** The largest request body the service reads. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const parseJson: RequestHandler = express.json({ limit: BODY_LIMIT_BYTES, strict: false });
+
+/**
+ * The JSON body parser (1 MB); its failures become the contract's 400/413 in the error handler.
+ * A body whose Content-Length already says it is over the limit is refused at once, from the header:
+ * the parser would read (and drop) every byte first, so a client announcing 50 MB and sending it slowly
+ * would wait for its answer until the request timeout. The connection is closed after the answer, since
+ * the unread body is still on it. (An encoded body's length is its compressed size: the parser checks
+ * what it inflates to.)
+ */
+export const jsonBody: RequestHandler = (req, res, next) => {
+  const declared = Number(req.headers["content-length"]);
+  const encoding = (req.headers["content-encoding"] ?? "identity").toLowerCase();
+  if (declared > BODY_LIMIT_BYTES && encoding === "identity") {
+    if (!req.complete) res.setHeader("Connection", "close");
+    next(Object.assign(new Error("request entity too large"), { type: "entity.too.large", status: 413 }));
+    return;
+  }
+  parseJson(req, res, next);
+};
 
 /**
  * Declares a path with its handlers and answers 405 (with Allow) for every other method, so that a

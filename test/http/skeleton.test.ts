@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { Writable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +67,24 @@ describe("service skeleton", () => {
     });
     expect(res.status).toBe(413);
     expect((await res.json()).error).toMatchObject({ code: "request_too_large", type: "invalid_request_error" });
+  });
+
+  it("when the Content-Length announces more than 1 MB, then 413 from the header without waiting for the body, and the connection closes", async () => {
+    // A raw socket: the client announces 50 MB, sends 1 KB and waits, as a slow or hostile client does.
+    const { port } = new URL(srv.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    const received: Buffer[] = [];
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    socket.on("data", (d: Buffer) => received.push(d));
+    socket.write("POST /v1/models HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n");
+    socket.write(`{"x":"${"a".repeat(1000)}`);
+    const outcome = await Promise.race([closed.then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 5_000))]);
+    socket.destroy();
+    expect(outcome).toBe("closed");
+    const text = Buffer.concat(received).toString();
+    expect(text.split("\r\n")[0]).toBe("HTTP/1.1 413 Payload Too Large");
+    expect(text.toLowerCase()).toContain("connection: close");
+    expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)).error).toMatchObject({ code: "request_too_large", type: "invalid_request_error" });
   });
 
   it("when the JSON is malformed, then 400 invalid_request", async () => {
