@@ -11,6 +11,7 @@ import type {
 import type { Client as LangSmithClient } from "langsmith";
 import type { ChatRequestContext } from "./contract.js";
 import { createProviderFetch } from "./provider-fetch.js";
+import { sseEvents } from "./provider-sse.js";
 import { DEFAULT_PROVIDER } from "./providers.js";
 
 export type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool };
@@ -101,7 +102,11 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       // Each fallback takes its field out of the body, so this asks at most once more per fallback.
       for (;;) {
         try {
-          return await client.chat.completions.create(body, { signal, headers: headers(ctx) });
+          const call = client.chat.completions.create(body, { signal, headers: headers(ctx) });
+          // Untraced, the event stream is read by sseEvents (provider-sse.ts: the SDK's reading without its
+          // generator chain); the SDK still builds and sends the request and turns HTTP errors into its errors.
+          // Traced, LangSmith's wrapper reads the SDK's stream to record the run.
+          return options.tracing ? await call : sseEvents<ChatCompletionChunk>(await call.asResponse());
         } catch (err) {
           // A provider that refuses a field: ask once more without it, and never again (quirks are kept per process).
           const fallback = AGENT_FALLBACKS.find((f) => f.applies(body) && rejects(err, f.field));
