@@ -39,7 +39,7 @@ export function sseEvents<T>(response: Response): AsyncIterableIterator<T> {
   let carriage: number | null = null;
   // Event state (the SDK's SSEDecoder).
   let event: string | null = null;
-  let data: string[] = [];
+  const data: string[] = [];
   /** "[DONE]" decoded: later events are dropped. */
   let doneRead = false;
   /** "[DONE]" reached by the reader, or the body's end: the SDK's `done`. */
@@ -53,9 +53,9 @@ export function sseEvents<T>(response: Response): AsyncIterableIterator<T> {
     // The SDK's test (an "event:" with an empty name and no data is no event, and resets nothing).
     if (!event && data.length === 0) return;
     const name = event;
-    const text = data.join("\n");
+    const text = data.length === 1 ? (data[0] as string) : data.join("\n");
     event = null;
-    data = [];
+    data.length = 0;
     if (doneRead) return;
     if (text.startsWith("[DONE]")) {
       doneRead = true;
@@ -71,48 +71,63 @@ export function sseEvents<T>(response: Response): AsyncIterableIterator<T> {
     }
   };
 
-  const line = (text: string): void => {
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (text === "") return dispatch();
-    if (text.startsWith(":")) return;
-    const colon = text.indexOf(":");
-    const name = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? "" : text.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (name === "event") event = value;
-    else if (name === "data") data.push(value);
+  /** The line buffer[start, end) (its end character excluded), as the SDK's SSEDecoder reads a line. */
+  const line = (start: number, end: number): void => {
+    if (buffer.charCodeAt(start) === 0xfeff) start++;
+    if (end > start && buffer.charCodeAt(end - 1) === 13) end--;
+    if (end === start) return dispatch();
+    const first = buffer.charCodeAt(start);
+    if (first === 58) return; // ":" a comment
+    const colon = buffer.indexOf(":", start);
+    const named = colon < 0 || colon >= end ? end : colon;
+    let from = named === end ? end : named + 1;
+    if (from < end && buffer.charCodeAt(from) === 32) from++;
+    // Only two field names are read; their length tells them apart before any string is cut out.
+    if (named - start === 4 && buffer.startsWith("data", start)) data.push(buffer.slice(from, end));
+    else if (named - start === 5 && buffer.startsWith("event", start)) event = buffer.slice(from, end);
   };
 
+  /** Appends decoded text and reads every line it completes (the SDK's LineDecoder, over characters). */
   const feed = (text: string): void => {
-    buffer += text;
+    buffer = buffer === "" ? text : buffer + text;
+    // Without any "\r", a line ends at the next "\n": the common case, found by indexOf.
+    const plain = carriage === null && buffer.indexOf("\r") < 0;
+    let pos = 0;
     for (;;) {
       let at = -1;
-      for (let i = carriage ?? 0; i < buffer.length; i++) {
-        const c = buffer.charCodeAt(i);
-        if (c === 10 || c === 13) {
-          at = i;
-          break;
+      if (plain) at = buffer.indexOf("\n", pos);
+      else {
+        for (let i = carriage ?? pos; i < buffer.length; i++) {
+          const c = buffer.charCodeAt(i);
+          if (c === 10 || c === 13) {
+            at = i;
+            break;
+          }
         }
       }
-      if (at < 0) return;
+      if (at < 0) break;
       const isCarriage = buffer.charCodeAt(at) === 13;
       if (isCarriage && carriage === null) {
         carriage = at + 1;
         continue;
       }
-      if (carriage !== null && (at + 1 !== carriage + 1 || isCarriage)) {
-        const text = buffer.slice(0, carriage - 1);
-        buffer = buffer.slice(carriage);
+      if (carriage !== null && (at !== carriage || isCarriage)) {
+        // A "\r" not followed by "\n": the line ended at the "\r".
+        const start = pos;
+        pos = carriage;
         carriage = null;
-        line(text);
+        line(start, pos - 1);
         continue;
       }
       const end = carriage !== null ? at - 1 : at;
-      const text = buffer.slice(0, end);
-      buffer = buffer.slice(at + 1);
+      const start = pos;
+      pos = at + 1;
       carriage = null;
-      line(text);
+      line(start, end);
+    }
+    if (pos > 0) {
+      buffer = buffer.slice(pos);
+      if (carriage !== null) carriage -= pos;
     }
   };
 
