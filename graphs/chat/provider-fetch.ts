@@ -177,9 +177,11 @@ export function ssePieces(chunk: Uint8Array, max = SSE_PIECE_BYTES): Uint8Array[
  * cancelling destroys the body (and with it the request's socket).
  */
 function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLimits): ReadableStream<Uint8Array> {
+  // Set at the body's end or failure, and when the reader cancels: a cancelled stream is closed, and
+  // closing it again (the body's end already on its way) throws from an event handler, uncaught.
+  let ended = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let ended = false;
       let total = 0;
       let sinceEventEnd = 0;
       body.on("data", (chunk: Buffer) => {
@@ -193,7 +195,11 @@ function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLim
         for (const piece of ssePieces(chunk)) controller.enqueue(piece);
         if ((controller.desiredSize ?? 0) <= 0) body.pause();
       });
-      body.once("end", () => ((ended = true), controller.close()));
+      body.once("end", () => {
+        if (ended) return;
+        ended = true;
+        controller.close();
+      });
       finished(body, (err) => {
         if (ended) return;
         ended = true;
@@ -204,6 +210,7 @@ function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLim
       body.resume();
     },
     cancel(reason) {
+      ended = true;
       body.destroy(reason instanceof Error ? reason : undefined);
     },
   });
