@@ -10,7 +10,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Client as LangSmithClient } from "langsmith";
 import type { ChatRequestContext } from "./contract.js";
-import { createProviderFetch } from "./provider-fetch.js";
+import { createProviderFetch, PROVIDER_LIMITS, SSE_PIECE_BYTES } from "./provider-fetch.js";
 import { sseEvents } from "./provider-sse.js";
 import { DEFAULT_PROVIDER } from "./providers.js";
 
@@ -68,7 +68,9 @@ function onlyBody(inputs: Record<string, unknown>): Record<string, unknown> {
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const clients = new Map<string, Promise<OpenAI>>();
   // One keep-alive transport for every provider client (provider-fetch.ts: leaner than the global fetch).
-  const transport = createProviderFetch();
+  // Untraced, the agent's stream is read by sseEvents, which takes a read whole; the SDK's reader (traced
+  // calls) is given pieces of a few events (provider-fetch.ts SSE_PIECE_BYTES).
+  const transport = createProviderFetch(PROVIDER_LIMITS, options.tracing ? SSE_PIECE_BYTES : Infinity);
   // One client per configured provider, holding no key: the caller's key rides on each request as its
   // Authorization header (request headers win over the client's) and is dropped with the request.
   const clientFor = (ctx: ChatRequestContext): Promise<OpenAI> => {

@@ -269,6 +269,17 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
   });
 });
 
+describe("the provider transport without pieces (pieceBytes Infinity: the untraced agent stream, read by provider-sse.ts)", () => {
+  it("when a whole event stream arrives at once, then the caller reads it as the socket gave it, joined the same", async () => {
+    const whole = createProviderFetch(PROVIDER_LIMITS, Infinity);
+    const res = await whole(`${base}/many-events`, { method: "POST", body: "{}" });
+    const pieces: string[] = [];
+    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) pieces.push(Buffer.from(piece).toString("utf8"));
+    expect(pieces.join("")).toBe(manyEvents);
+    expect(pieces.length).toBeLessThan(manyEvents.length / SSE_PIECE_BYTES);
+  });
+});
+
 describe("the provider transport's size limits", () => {
   const readAll = async (res: Response) => {
     let bytes = 0;
