@@ -36,6 +36,8 @@ export function sseEvents<T>(response: Response): AsyncIterableIterator<T> {
   let taken = 0;
   // Line state (the SDK's LineDecoder, over characters: "\r" and "\n" are single bytes in UTF-8).
   let buffer = "";
+  /** Reads that ended no line yet, joined to `buffer` when a line end arrives. */
+  const open: string[] = [];
   let carriage: number | null = null;
   // Event state (the SDK's SSEDecoder).
   let event: string | null = null;
@@ -78,26 +80,44 @@ export function sseEvents<T>(response: Response): AsyncIterableIterator<T> {
     if (end === start) return dispatch();
     const first = buffer.charCodeAt(start);
     if (first === 58) return; // ":" a comment
-    const colon = buffer.indexOf(":", start);
-    const named = colon < 0 || colon >= end ? end : colon;
-    let from = named === end ? end : named + 1;
-    if (from < end && buffer.charCodeAt(from) === 32) from++;
-    // Only two field names are read; their length tells them apart before any string is cut out.
-    if (named - start === 4 && buffer.startsWith("data", start)) data.push(buffer.slice(from, end));
-    else if (named - start === 5 && buffer.startsWith("event", start)) event = buffer.slice(from, end);
+    // Only two field names are read: a line is one of them when the name is followed by ":" or the line's
+    // end (the SDK's split at the first colon), which is looked for right after the name, never further
+    // (a search of the rest of the read would make many colon-less lines quadratic).
+    const field = (name: string): number => {
+      const named = start + name.length;
+      if (named > end || !buffer.startsWith(name, start)) return -1;
+      if (named === end) return end;
+      if (buffer.charCodeAt(named) !== 58) return -1;
+      return buffer.charCodeAt(named + 1) === 32 && named + 1 < end ? named + 2 : named + 1;
+    };
+    let from = field("data");
+    if (from >= 0) return void data.push(buffer.slice(from, end));
+    from = field("event");
+    if (from >= 0) event = buffer.slice(from, end);
   };
 
   /** Appends decoded text and reads every line it completes (the SDK's LineDecoder, over characters). */
   const feed = (text: string): void => {
-    buffer = buffer === "" ? text : buffer + text;
+    // A read that ends no line (a long event trickling in) is only kept: joining and searching the whole
+    // line again at every read would be quadratic in its length.
+    if (carriage === null && text.indexOf("\n") < 0 && text.indexOf("\r") < 0) {
+      if (text !== "") open.push(text);
+      return;
+    }
+    // What is held holds no line end (after the last one read, only a "\r" at `carriage - 1`): the search
+    // starts at the new text.
+    const held = open.length > 0 ? buffer + open.join("") : buffer;
+    open.length = 0;
+    const from = carriage ?? held.length;
+    buffer = held === "" ? text : held + text;
     // Without any "\r", a line ends at the next "\n": the common case, found by indexOf.
-    const plain = carriage === null && buffer.indexOf("\r") < 0;
+    const plain = carriage === null && text.indexOf("\r") < 0;
     let pos = 0;
     for (;;) {
       let at = -1;
-      if (plain) at = buffer.indexOf("\n", pos);
+      if (plain) at = buffer.indexOf("\n", Math.max(pos, from));
       else {
-        for (let i = carriage ?? pos; i < buffer.length; i++) {
+        for (let i = carriage ?? Math.max(pos, from); i < buffer.length; i++) {
           const c = buffer.charCodeAt(i);
           if (c === 10 || c === 13) {
             at = i;
@@ -175,7 +195,7 @@ export function sseEvents<T>(response: Response): AsyncIterableIterator<T> {
       try {
         if (read.done) {
           feed(decoder.decode());
-          if (buffer !== "") feed("\n");
+          if (buffer !== "" || open.length > 0) feed("\n");
           ended = true;
           ready.push(DONE_MARK);
         } else {

@@ -97,6 +97,7 @@ const CASES: Record<string, Uint8Array> = {
   "named events, thread.* and error": bytes(`event: message\ndata: ${chunk(1)}\n\nevent: thread.run\ndata: {"a":1}\n\nevent: error\ndata: ${chunk(2)}\n\nevent:\ndata: ${chunk(3)}\n\n`),
   "an empty event name and no data": bytes(`event:\n\ndata: ${chunk(1)}\n\nevent\n\n`),
   "null and scalar payloads": bytes(`data: null\n\ndata: 5\n\ndata: "s"\n\ndata: {"error":null}\n\ndata: {"error":0}\n\n`),
+  "field names that only start like data or event, colon-less lines, a bare data line": bytes(`datax: {"a":1}\ndata\ndata:  {"b":2}\n\neventful: x\nevent\ndata: {"c":3}\n\nx\ny\nz\ndat: 1\ndata:\n\nevent: e\ndata:${chunk(1)}\n\n`),
   "empty body": bytes(""),
   "a body of blank lines": bytes("\n\n\r\n\r\r"),
 };
@@ -147,4 +148,30 @@ describe("sseEvents reads the event stream as the openai SDK does", () => {
     expect(got.end).toMatch(/^APIError:Error:overloaded:.*"code":"busy".*:undefined:req_9$/);
     expect(failing.cancelled()).toBe(true);
   });
+});
+
+describe("sseEvents on a long event in many small reads", () => {
+  /** CPU milliseconds to read one event of `reads` pieces of 16 bytes (best of three: the machine is shared). */
+  async function readTime(reads: number): Promise<number> {
+    const payload = JSON.stringify({ id: "x".repeat(reads * 16) });
+    const data = bytes(`data: ${payload}\n\n`, "data: [DONE]\n\n");
+    const cuts = Array.from({ length: Math.ceil(data.length / 16) }, (_, i) => i * 16);
+    let best = Infinity;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { res } = response(data, cuts);
+      const t0 = performance.now();
+      const events: unknown[] = [];
+      for await (const e of sseEvents(res)) events.push(e);
+      best = Math.min(best, performance.now() - t0);
+      expect(events).toEqual([JSON.parse(payload)]);
+    }
+    return Math.max(best, 3);
+  }
+
+  it("when one event arrives in 8x as many reads, then it takes far less than the 64x a quadratic reading would (each read is not joined and searched again)", async () => {
+    const small = await readTime(2_000);
+    const large = await readTime(16_000);
+    // Linear is about 8; quadratic about 64: the bound leaves room for a busy machine.
+    expect(large / small).toBeLessThan(24);
+  }, 60_000);
 });
