@@ -10,7 +10,8 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Client as LangSmithClient } from "langsmith";
 import type { ChatRequestContext } from "./contract.js";
-import { createProviderFetch } from "./provider-fetch.js";
+import { createProviderFetch, PROVIDER_LIMITS, SSE_PIECE_BYTES } from "./provider-fetch.js";
+import { sseEvents } from "./provider-sse.js";
 import { DEFAULT_PROVIDER } from "./providers.js";
 
 export type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool };
@@ -67,7 +68,9 @@ function onlyBody(inputs: Record<string, unknown>): Record<string, unknown> {
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const clients = new Map<string, Promise<OpenAI>>();
   // One keep-alive transport for every provider client (provider-fetch.ts: leaner than the global fetch).
-  const transport = createProviderFetch();
+  // Untraced, the agent's stream is read by sseEvents, which takes a read whole; the SDK's reader (traced
+  // calls) is given pieces of a few events (provider-fetch.ts SSE_PIECE_BYTES).
+  const transport = createProviderFetch(PROVIDER_LIMITS, options.tracing ? SSE_PIECE_BYTES : Infinity);
   // One client per configured provider, holding no key: the caller's key rides on each request as its
   // Authorization header (request headers win over the client's) and is dropped with the request.
   const clientFor = (ctx: ChatRequestContext): Promise<OpenAI> => {
@@ -101,7 +104,11 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       // Each fallback takes its field out of the body, so this asks at most once more per fallback.
       for (;;) {
         try {
-          return await client.chat.completions.create(body, { signal, headers: headers(ctx) });
+          const call = client.chat.completions.create(body, { signal, headers: headers(ctx) });
+          // Untraced, the event stream is read by sseEvents (provider-sse.ts: the SDK's reading without its
+          // generator chain); the SDK still builds and sends the request and turns HTTP errors into its errors.
+          // Traced, LangSmith's wrapper reads the SDK's stream to record the run.
+          return options.tracing ? await call : sseEvents<ChatCompletionChunk>(await call.asResponse());
         } catch (err) {
           // A provider that refuses a field: ask once more without it, and never again (quirks are kept per process).
           const fallback = AGENT_FALLBACKS.find((f) => f.applies(body) && rejects(err, f.field));

@@ -28,7 +28,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
  * - Sizes are bounded (PROVIDER_LIMITS): past a limit the response is destroyed with an error, which the
  *   caller gets as the provider's failure (502 upstream_error, or the in-stream error event).
  */
-export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS): typeof fetch {
+export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS, pieceBytes: number = SSE_PIECE_BYTES): typeof fetch {
   // `timeout` is what makes the Agent honour the server's Keep-Alive hint (hint - 1 s when shorter); a
   // socket in use only gets a 'timeout' event from it, which nothing here acts on (the Deadline times calls).
   const agents: Agents = {
@@ -59,7 +59,7 @@ export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS): t
     const noBody = status === 204 || status === 205 || status === 304 || init?.method === "HEAD";
     if (noBody) res.resume();
     const sse = /^text\/event-stream\b/i.test(String(res.headers["content-type"] ?? ""));
-    return new Response(noBody ? null : sse ? inEventPieces(res, decoded(res), limits) : (Readable.toWeb(bounded(res, decoded(res), limits.maxBodyBytes)) as ReadableStream<Uint8Array>), {
+    return new Response(noBody ? null : sse ? inEventPieces(res, decoded(res), limits, pieceBytes) : (Readable.toWeb(bounded(res, decoded(res), limits.maxBodyBytes)) as ReadableStream<Uint8Array>), {
       status,
       statusText: res.statusMessage ?? "",
       headers,
@@ -142,6 +142,8 @@ function decoded(res: IncomingMessage): Readable {
  * reads per answer instead of one per event.
  */
 export const SSE_PIECE_BYTES = 2048;
+// (A reader that does not copy per event, provider-sse.ts, takes each read whole: createProviderFetch's
+// pieceBytes is then Infinity. models.ts decides: the SDK's reader still reads a traced call's stream.)
 
 /**
  * Cuts a chunk of an event stream after event ends ("\n\n"), each piece holding whole events up to
@@ -176,10 +178,12 @@ export function ssePieces(chunk: Uint8Array, max = SSE_PIECE_BYTES): Uint8Array[
  * Readable.toWeb does. The body failing or closing before its end fails the reader; the reader
  * cancelling destroys the body (and with it the request's socket).
  */
-function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLimits): ReadableStream<Uint8Array> {
+function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLimits, pieceBytes: number): ReadableStream<Uint8Array> {
+  // Set at the body's end or failure, and when the reader cancels: a cancelled stream is closed, and
+  // closing it again (the body's end already on its way) throws from an event handler, uncaught.
+  let ended = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let ended = false;
       let total = 0;
       let sinceEventEnd = 0;
       body.on("data", (chunk: Buffer) => {
@@ -190,10 +194,15 @@ function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLim
         // Destroying the response fails `body` too (decoded() passes its errors on), and closes the socket.
         if (sinceEventEnd > limits.maxEventBytes) return void res.destroy(tooLarge("event", limits.maxEventBytes));
         if (total > limits.maxStreamBytes) return void res.destroy(tooLarge("event stream", limits.maxStreamBytes));
-        for (const piece of ssePieces(chunk)) controller.enqueue(piece);
+        if (chunk.length <= pieceBytes) controller.enqueue(chunk);
+        else for (const piece of ssePieces(chunk, pieceBytes)) controller.enqueue(piece);
         if ((controller.desiredSize ?? 0) <= 0) body.pause();
       });
-      body.once("end", () => ((ended = true), controller.close()));
+      body.once("end", () => {
+        if (ended) return;
+        ended = true;
+        controller.close();
+      });
       finished(body, (err) => {
         if (ended) return;
         ended = true;
@@ -204,6 +213,7 @@ function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLim
       body.resume();
     },
     cancel(reason) {
+      ended = true;
       body.destroy(reason instanceof Error ? reason : undefined);
     },
   });
@@ -247,6 +257,11 @@ function send(url: URL, init: RequestInit, body: string | undefined, agents: Age
         reject(err);
       }
     });
+    // The head is queued on its own before the body: end(body) would otherwise prepend it to the body,
+    // a new string of the whole request (36 KB for the agent's, two bytes a character when the passages
+    // hold curly quotes) that the socket write copies flat once more. Both wait in the request until
+    // its socket is assigned and leave in one corked write: the same bytes on the wire.
+    if (body !== undefined) req.flushHeaders();
     req.end(body);
   });
 }

@@ -235,6 +235,27 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     await expect(providerFetch("http://127.0.0.1:1/v1/chat/completions", { method: "POST", body: "{}" })).rejects.toBeDefined();
   });
 
+  it("when the reader stops after the first piece of a stream that has already ended (an answer cut at max_words), then nothing throws", async () => {
+    // The body's end was already on its way when the reader cancelled: closing the cancelled stream then
+    // threw ERR_INVALID_STATE from an event handler, an uncaught exception that ended the process.
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on("uncaughtException", onUncaught);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await providerFetch(`${base}/many-events`, { method: "POST", body: "{}" });
+        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+        // Read some pieces, then stop at once (in the same turn the last piece was handed over).
+        for (let k = 0; k < i; k++) await reader.read();
+        await reader.cancel();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      process.off("uncaughtException", onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+  });
+
   it("when a whole event stream arrives at once, then the caller reads it in pieces of whole events, none over SSE_PIECE_BYTES, joined the same", async () => {
     const res = await providerFetch(`${base}/many-events`, { method: "POST", body: "{}" });
     const pieces: string[] = [];
@@ -245,6 +266,17 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
       expect(p.length).toBeLessThanOrEqual(SSE_PIECE_BYTES);
       expect(p.endsWith("\n\n")).toBe(true);
     }
+  });
+});
+
+describe("the provider transport without pieces (pieceBytes Infinity: the untraced agent stream, read by provider-sse.ts)", () => {
+  it("when a whole event stream arrives at once, then the caller reads it as the socket gave it, joined the same", async () => {
+    const whole = createProviderFetch(PROVIDER_LIMITS, Infinity);
+    const res = await whole(`${base}/many-events`, { method: "POST", body: "{}" });
+    const pieces: string[] = [];
+    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) pieces.push(Buffer.from(piece).toString("utf8"));
+    expect(pieces.join("")).toBe(manyEvents);
+    expect(pieces.length).toBeLessThan(manyEvents.length / SSE_PIECE_BYTES);
   });
 });
 

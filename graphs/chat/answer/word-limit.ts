@@ -84,7 +84,13 @@ export function limitWords(text: string, maxWords: number, options: LimitOptions
  * answer costs time in proportion to its length.
  */
 export class WordLimiter {
+  /** Everything pushed, joined only when the output is read (text) or cut: never copied per push. */
   private buffer = "";
+  private length = 0;
+  /** buffer from `emitted` on: what push may release next. */
+  private held = "";
+  /** buffer from `scanFrom` on: the word left open and the new text, all a scan reads. */
+  private tail = "";
   private emitted = 0;
   private finished = false;
   /** Words that ended before the buffer's end (complete); never more than the ceiling + 1. */
@@ -123,7 +129,12 @@ export class WordLimiter {
 
   push(chunk: string): { text: string; cut: boolean } {
     if (this.finished) return { text: "", cut: this.cut };
+    // A regular expression or slice over the growing whole would copy it flat at every push (a
+    // quadratic of the answer's length in garbage): scans and releases read the short strings instead.
     this.buffer += chunk;
+    this.length += chunk.length;
+    this.held += chunk;
+    this.tail += chunk;
     const open = this.scan();
     const complete = this.words.length;
     const total = complete + (open ? 1 : 0);
@@ -139,22 +150,25 @@ export class WordLimiter {
 
   end(): string {
     if (this.finished) return "";
-    return this.release(this.buffer.length, true);
+    return this.release(this.length, true);
   }
 
   /** Reads the words that the new text completed; returns the word still open at the end, if any. */
   private scan(): Word | undefined {
     const re = this.scanner;
-    re.lastIndex = this.scanFrom;
+    const from = this.scanFrom;
+    re.lastIndex = 0;
     let open: Word | undefined;
-    for (let m = re.exec(this.buffer); m !== null; m = re.exec(this.buffer)) {
-      const w: Word = { start: m.index, end: m.index + m[0].length, sentenceEnd: isSentenceEnd(m[0]) };
-      if (w.end < this.buffer.length) {
+    // The tail starts at a word's start or at the old end, so it holds the same words as the whole from there.
+    for (let m = re.exec(this.tail); m !== null; m = re.exec(this.tail)) {
+      const w: Word = { start: from + m.index, end: from + m.index + m[0].length, sentenceEnd: isSentenceEnd(m[0]) };
+      if (w.end < this.length) {
         this.words.push(w);
         if (this.care && this.careLimit === undefined) this.resolveCare(w);
       } else open = w;
     }
-    this.scanFrom = open ? open.start : this.buffer.length;
+    this.scanFrom = open ? open.start : this.length;
+    this.tail = open ? this.tail.slice(open.start - from) : "";
     return open;
   }
 
@@ -170,7 +184,7 @@ export class WordLimiter {
   private safeEnd(word: (i: number) => Word, complete: number, total: number, limit: number): number {
     const free = limit - windowOf(limit);
     let safe: number;
-    if (complete <= free) safe = complete < total ? word(complete).start : this.buffer.length;
+    if (complete <= free) safe = complete < total ? word(complete).start : this.length;
     else safe = word(free).start;
     for (let i = Math.min(complete, limit) - 1; i >= free; i--) {
       if (word(i).sentenceEnd) {
@@ -187,7 +201,8 @@ export class WordLimiter {
       if (final) this.buffer = this.buffer.slice(0, this.emitted);
       return "";
     }
-    const out = this.buffer.slice(this.emitted, upTo);
+    const out = this.held.slice(0, upTo - this.emitted);
+    this.held = this.held.slice(upTo - this.emitted);
     this.emitted = upTo;
     if (final) this.buffer = this.buffer.slice(0, upTo);
     return out;
