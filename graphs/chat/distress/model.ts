@@ -16,8 +16,6 @@ import { TEXT_LIMITS } from "../../../src/limits.js";
  */
 
 export const BUCKETS = 1 << 16;
-/** Whether the word-class features below are read (CARE_CLASSES=0 turns them off, to measure what they add; the shipped weights are trained with them). */
-export const CLASS_FEATURES = process.env.CARE_CLASSES !== "0";
 /** The model reads at most a chat message's worth of text (the shared cap): linear, and bounded. */
 export const MODEL_CHARS = TEXT_LIMITS.message;
 
@@ -46,7 +44,7 @@ const toBucket = (h: number) => (h >>> 0) & (BUCKETS - 1);
  * case, single spaces). Linear in the text: each word gives one unigram, one bigram and at most 3 * (its
  * length + 2) character grams, and words longer than 24 letters give no character grams (no word is).
  */
-export function features(norm: string, classFeatures = CLASS_FEATURES): Map<number, number> {
+export function features(norm: string, classFeatures = true): Map<number, number> {
   const counts = new Map<number, number>();
   const add = (h: number) => {
     const b = toBucket(h);
