@@ -46,6 +46,7 @@ const BATCHES: { name: string; distress: string[][]; ordinary: string[][] }[] = 
   { name: "untuned-es probes", distress: probe("untuned-es.txt"), ordinary: probe("untuned-es-ordinary.txt") },
   { name: "set 3 (held out entirely; look-alike ordinary messages)", distress: tsv("distress3-heldout.tsv"), ordinary: tsv("ordinary3-style-heldout.tsv") },
   { name: "set 5 (held out entirely; look-alike ordinary messages)", distress: tsv("distress5-heldout.tsv"), ordinary: tsv("ordinary5-heldout.tsv") },
+  { name: "set 6 (held out entirely; look-alike ordinary messages)", distress: tsv("distress6-heldout.tsv"), ordinary: tsv("ordinary6-heldout.tsv") },
   { name: "set 3 ordinary statements, held-out", distress: [], ordinary: tsv("ordinary3-heldout.tsv") },
   { name: "set 3 ordinary statements, dev (trained on)", distress: [], ordinary: tsv("ordinary3-dev.tsv") },
   { name: "set 1 dev (trained on)", distress: tsv("distress-dev.tsv"), ordinary: tsv("ordinary-dev.tsv") },

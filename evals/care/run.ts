@@ -8,7 +8,8 @@
  * outside reviewer before reading the rules), each with a dev and a held-out split; set 3 (README.md):
  * ordinary statements (`ordinary3-dev`, `ordinary3-heldout`), and a blind distress set held out entirely
  * (`distress3-heldout`) with its look-alike ordinary messages (`ordinary3-style-heldout`); set 5, the same
- * shape, held out entirely (`distress5-heldout`, `ordinary5-heldout`).
+ * shape, held out entirely (`distress5-heldout`, `ordinary5-heldout`); set 6 likewise (`distress6-heldout`,
+ * `ordinary6-heldout`), counts only.
  *
  *   npm run eval:care                 both sets, both splits, figures only
  *   npm run eval:care -- --misses     also the dev splits' misses and false alarms (never the held-out's)
@@ -131,6 +132,14 @@ async function main() {
     const ordinary5 = await measure(h, loadFile("ordinary5-heldout.tsv"), false);
     console.log("look-alike ordinary messages flagged (false alarms):");
     for (const r of ordinary5.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+    // Set 6 (README.md): a fifth writer's blind set, held out entirely; counts only.
+    const distress6 = await measure(h, loadFile("distress6-heldout.tsv"), true);
+    console.log("\n== set 6, held out entirely ==\ndistress read as distress (recall):");
+    for (const r of distress6.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+    console.log(`  crisis reply by language: ${[...distress6.byLang].map(([l, v]) => `${l} ${v.crisis}/${v.total}`).join(", ")}`);
+    const ordinary6 = await measure(h, loadFile("ordinary6-heldout.tsv"), false);
+    console.log("look-alike ordinary messages flagged (false alarms):");
+    for (const r of ordinary6.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
   } finally {
     await h.close();
   }

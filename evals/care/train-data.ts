@@ -1,7 +1,7 @@
 /**
  * The distress model's training data (graphs/chat/distress/model.ts, evals/care/train.ts), and only it:
  * the dev halves of the care sets (distress-dev, distress2-dev, ordinary-dev, ordinary2-dev) and set 5's
- * training files (distress5-train, ordinary5-train; never distress5/ordinary5-heldout), the probes
+ * and set 6's training files (distress5/6-train, ordinary5/6-train; never a *-heldout file), the probes
  * read while tuning (tuned-*.txt distress, ordinary-1/2/3.txt ordinary), and as more ordinary questions the
  * search eval sets' dev halves (every set but care-*.jsonl, whose queries are distress messages). Never a
  * held-out half, never an untuned-* probe: those are the measure (docs/care.md).
@@ -29,8 +29,11 @@ export interface Example {
 const lines = (path: string) => readFileSync(path, "utf8").split("\n").filter((l) => l.trim() && !l.startsWith("#"));
 const tsvTurns = (path: string) => lines(path).map((l) => (l.split("\t")[1] ?? "").split(" || ").map((t) => t.trim()));
 
-/** Set 5's training files (distress5-train, ordinary5-train) are dev only: written after the blind set 5 was committed, in other words. */
-export const CARE_DEV = { distress: ["distress-dev.tsv", "distress2-dev.tsv", "distress5-train.tsv"], ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv", "ordinary5-train.tsv"] };
+/** Set 5's and set 6's training files (distress5/6-train, ordinary5/6-train) are dev only: each written after its blind set was committed, in other words. */
+export const CARE_DEV = {
+  distress: ["distress-dev.tsv", "distress2-dev.tsv", "distress5-train.tsv", "distress6-train.tsv"],
+  ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv", "ordinary5-train.tsv", "ordinary6-train.tsv"],
+};
 /**
  * Ordinary statements, not questions: set 3's dev half (thanks, "tell me more", testimonies, joyful words that
  * look like harm) and set 4 (dev only: touch, family limits, closings, written after the first retraining).

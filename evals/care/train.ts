@@ -45,7 +45,7 @@ const statements = new Set(STATEMENTS_DEV);
 const sourceWeight = (e: Example) => (statements.has(e.source) ? OPTIONS.statementWeight : 1);
 
 /** Each class weighs half in all; within the ordinary class a statement weighs statementWeight. */
-function sparse(examples: readonly Example[]): Sparse[] {
+export function sparse(examples: readonly Example[]): Sparse[] {
   const pos = examples.filter((e) => e.label === 1).length;
   const neg = examples.filter((e) => e.label === 0).reduce((s, e) => s + sourceWeight(e), 0);
   return examples.map((e) => {

@@ -137,6 +137,35 @@ describe("kinds from set 5's training file (docs/care.md, set 5)", () => {
   });
 });
 
+/** Kinds added from set 6's training file (evals/care/distress6-train.tsv), in wordings of their own. */
+const set6Kinds: [string, string[]][] = [
+  ["leaving without saying where", ["I should be gone before sunrise", "im not going to be around much longer", "i wont be anybodys burden", "goodbye all, i won't be coming back"]],
+  ["a prayer to stop or be taken now, pardon for what comes next", ["lord just make my heart stop", "I pray the Lord will take me home tonight", "I wish God never created me", "please forgive me for what i am going to do"]],
+  ["a death asked about by its means", ["could a person die from swallowing a bottle of tylenol", "would i die if i take all my insulin"]],
+  ["pt: a rope held, many pills taken, taken now, not coming back", ["consegui uma arma", "tomei todos os comprimidos", "Deus, me leve agora", "tchau gente, nunca mais volto"]],
+];
+
+describe("kinds from set 6's training file (docs/care.md, set 6)", () => {
+  describe.each(set6Kinds)("%s", (_kind, texts) => {
+    it.each(texts)("when the message is %j, then the rules read it as distress", (text) => {
+      expect(isDistressByRules(text)).toBe(true);
+      expect(needsCare([text])).toBe(true);
+    });
+  });
+
+  it.each([
+    "The pain from my surgery should be gone by morning, the nurse said",
+    "farewell friends, I won't be back until June",
+    "Can you die from a broken heart?",
+    "tenho uma corda de violão nova",
+    "My grandma is ready for the Lord to call her home",
+    "I won't be a problem in class anymore, I promise",
+    "What does it mean that God takes me home when I die?",
+  ])("when the message is %j, then these kinds leave it quiet", (text) => {
+    expect(isDistressByRules(text)).toBe(false);
+  });
+});
+
 describe("kinds an outside reviewer's set found (evals/care set 2)", () => {
   describe.each(outsideKinds)("%s", (_kind, texts) => {
     it.each(texts)("when the message is %j, then it reads as distress", (text) => {

@@ -73,6 +73,16 @@ describe("the learned distress reader (graphs/chat/distress/model.ts)", () => {
     },
   );
 
+  it("when two wordings share no word, then the word classes still give them features in common (the writer near a word of death)", () => {
+    const shared = (a: string, b: string, classes: boolean) => {
+      const fb = features(distressReading(b), classes);
+      return [...features(distressReading(a), classes).keys()].filter((k) => fb.has(k)).length;
+    };
+    expect(shared("i wanna die", "me quiero morir", false)).toBe(0);
+    expect(shared("i wanna die", "me quiero morir", true)).toBeGreaterThanOrEqual(3);
+    expect(shared("ich will sterben", "je veux mourir", true)).toBeGreaterThanOrEqual(3);
+  });
+
   it("when a text is read, then its features are unit length, and past the cap the rest is not read", () => {
     const f = features(distressReading("i cant do this anymore, i cant"));
     const length = Math.sqrt([...f.values()].reduce((s, x) => s + x * x, 0));

@@ -26,6 +26,8 @@ const SHAPES = [
   "\u0301\u0316\u0334\u0345", "John 3 ", "John 3:16-", "Jn 3; ", "1:1-", "www.", "{{", "${", "a", "a@", "[a](", '"a ', "& ", " ", "\n", "`", "<", "(",
   // The distress rules' phrase and hyperbole shapes of session 12 (set 5's kinds, EVERYDAY_DEATH and its lookaheads).
   "dying to ", "kill for a ", "me muero de ganas ", "morrendo de vontade ", "d'envie de ", "lol im dead ",
+  // Set 6's kinds (bounded free words after a goodbye, a means after "die from").
+  "goodbye ", "can you die from ", "adeus ",
 ];
 const N = 3000;
 const GROWTH = 8;

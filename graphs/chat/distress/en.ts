@@ -79,6 +79,18 @@ export const EN: LanguageRules = {
       "give up on life",
       "why (?:does|did|do|would) god (?:keep|let) me (?:alive|live|here|wake up)",
       "(?:wont|will not|will no longer) be (?:here|around|alive) (?:tomorrow|much longer|anymore|next week|by morning)",
+      // Added from set 6's training file, by kind: leaving without saying where ("ill be gone by morning",
+      // "not going to be here much longer", "soon i wont be anyones problem"), a prayer for the heart to stop or
+      // to be taken home now, God's pardon asked for what comes next, a death asked about by its means.
+      "(?:ill|i ll|i will|im|i am|i m|i should|i might|i may) be gone (?:by|before) (?:morning|tomorrow|tonight|sunrise|dawn|the weekend|the morning|the end of (?:the )?(?:day|week))",
+      "(?:not going to|not gonna|im not going to|i am not going to) be (?:here|around|alive) (?:much longer|for long|long|anymore|any more|tomorrow)",
+      "(?:wont|will not|will no longer|not going to) be (?:anyones|anybodys|everyones) (?:problem|burden)",
+      "(?:farewell|goodbye|good bye) (?:\\w+ ){0,3}(?:i )?(?:wont|will not|am not|im not|never) (?:be )?(?:back|coming back|return)(?! (?:until|till|til|for|before|after|next|in|on|at|from|this|to))",
+      "(?:let|make) my heart (?:just )?stop",
+      "(?:god|the lord|lord|jesus|he) (?:would |will |to |could |please |just )?(?:call|take) me home (?:in my sleep|tonight|now|today|soon|already|early)",
+      "(?:wish|wished) (?:god|he) (?:had never|hadnt|never|had not) (?:made|created) me",
+      "forgive me for what (?:im|i am|i m) (?:about to|going to) do",
+      `(?:can|could|would|will) (?:you|i|a person|someone|somebody|people) die (?:from|of|if (?:i|you) take) (?:taking |swallowing |eating |drinking )?(?:\\d+ |a lot of |too many |all (?:my |the )?|a bottle of |a whole (?:bottle of |box of )?)${MEANS}`,
       "(?:my|this is my|this is the) last (?:message|goodbye|words|letter)",
       "(?:my|this is my) last (?:night|day) (?:alive|on earth|here)",
       "(?:goodbye|good bye|bye|farewell|so long) (?:everyone|everybody|world|cruel world|forever|for good|for ever|yall|to everyone|to all of you)",

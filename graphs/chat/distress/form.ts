@@ -16,6 +16,13 @@ const TEXT_SPEAK: Readonly<Record<string, string>> = {
   u: "you", ur: "your", r: "are", rn: "right now", ima: "im going to", imma: "im going to", cuz: "because", bc: "because",
   wanna: "want to", wana: "want to", gonna: "going to", gona: "going to", gotta: "have to", idk: "i dont know",
   noone: "no one", tmrw: "tomorrow", tmr: "tomorrow", "2nite": "tonight", tonite: "tonight", pls: "please", plz: "please",
+  // Texting spellings from writers unlike the rules' (set 6's training file, docs/care.md): clipped words and
+  // abbreviations that are no word of their own in the five languages.
+  abt: "about", prolly: "probably", shud: "should", shld: "should", wud: "would", wld: "would", cud: "could",
+  ppl: "people", ppls: "people", rly: "really", srsly: "seriously", nothin: "nothing", nuthin: "nothing", somethin: "something",
+  tryna: "trying to", finna: "going to", b4: "before", "2day": "today", "2morrow": "tomorrow", nite: "night", kno: "know",
+  sum1: "someone", some1: "someone", no1: "no one", any1: "anyone", every1: "everyone", evry1: "everyone", evryone: "everyone",
+  ngl: "not going to lie", tbh: "to be honest", lyf: "life", lyfe: "life", nemore: "anymore", anymre: "anymore",
   // Spanish
   q: "que", ke: "que", d: "de", x: "por", xq: "porque", xk: "porque", pq: "porque", kiero: "quiero", qiero: "quiero",
   tmb: "tambien", tb: "tambien", toy: "estoy", ta: "esta", nd: "nada", aiuda: "ayuda",

@@ -44,7 +44,7 @@ const toBucket = (h: number) => (h >>> 0) & (BUCKETS - 1);
  * case, single spaces). Linear in the text: each word gives one unigram, one bigram and at most 3 * (its
  * length + 2) character grams, and words longer than 24 letters give no character grams (no word is).
  */
-export function features(norm: string): Map<number, number> {
+export function features(norm: string, classFeatures = true): Map<number, number> {
   const counts = new Map<number, number>();
   const add = (h: number) => {
     const b = toBucket(h);
@@ -68,12 +68,53 @@ export function features(norm: string): Map<number, number> {
     }
   }
   if (words.length > 0) add(fnv(BIGRAM_STATE, `${words.at(-1)!} $`));
+  if (classFeatures) {
+    const cls = words.map((w) => CLASS_OF.get(w));
+    for (let i = 0; i < cls.length; i++) {
+      const c = cls[i];
+      const prev = i === 0 ? "^" : (cls[i - 1] ?? "_");
+      if (c) add(fnv(CLASS_STATE, c));
+      if (c || prev !== "_") add(fnv(fnv(CLASS_STATE, `${prev} `), c ?? "_"));
+      if (!c) continue;
+      for (let j = Math.max(0, i - CLASS_WINDOW); j < i; j++) {
+        const d = cls[j];
+        if (d && d !== c) add(fnv(fnv(CLASS_STATE, `${d}~`), c));
+      }
+    }
+  }
   let sq = 0;
   for (const c of counts.values()) sq += c * c;
   const scale = sq > 0 ? 1 / Math.sqrt(sq) : 0;
   for (const [b, c] of counts) counts.set(b, c * scale);
   return counts;
 }
+
+/**
+ * Word classes the reader also sees, so that wording no training line used still shares features with
+ * one that did: "i wanna die", "me quiero morir" and "ich will nicht mehr leben" all give SELF, WANT and
+ * DEATH. Each class is a handful of fixed words per language (distressForm spelling); the features are the
+ * class of each word, the class bigram of each pair of neighbours, and the pairs of classes met within
+ * CLASS_WINDOW words of each other ("SELF~DEATH": the writer and a word of death in one clause). Only the
+ * first CLASS_WINDOW words before a word are looked at: linear.
+ */
+const CLASSES: Readonly<Record<string, readonly string[]>> = {
+  SELF: ["i", "im", "ive", "id", "ill", "me", "my", "myself", "mine", "yo", "mi", "mis", "conmigo", "eu", "meu", "minha", "comigo", "je", "jai", "moi", "mon", "ma", "mes", "ich", "mich", "mir", "mein", "meine", "meinen", "meinem"],
+  DEATH: ["die", "died", "dying", "dead", "death", "suicide", "suicidal", "kill", "killing", "unalive", "kms", "kys", "ctb", "overdose", "od", "funeral", "grave", "morir", "morirme", "muerto", "muerta", "muerte", "matarme", "suicidio", "morrer", "morto", "morta", "morte", "matar", "suicidio", "mourir", "mort", "morte", "tuer", "suicide", "sterben", "tot", "tod", "umbringen", "selbstmord", "suizid"],
+  END: ["end", "ending", "over", "gone", "disappear", "vanish", "exist", "existing", "alive", "living", "wake", "awake", "goodbye", "bye", "farewell", "last", "anymore", "acabar", "desaparecer", "despertar", "adios", "sumir", "acordar", "acabar", "adeus", "tchau", "disparaitre", "finir", "reveiller", "adieu", "verschwinden", "aufwachen", "leben", "mehr"],
+  MEANS: ["pills", "pill", "tablets", "meds", "medication", "bottle", "rope", "noose", "gun", "knife", "blade", "razor", "bridge", "jump", "roof", "train", "tylenol", "ibuprofen", "insulin", "bleach", "pastillas", "cuerda", "puente", "cuchillo", "remedios", "comprimidos", "corda", "ponte", "faca", "cachets", "medicaments", "corde", "pont", "couteau", "tabletten", "seil", "brucke", "messer"],
+  HARM: ["cut", "cutting", "cuts", "hurt", "hurting", "burn", "burned", "bleed", "bleeding", "hit", "hits", "beat", "beats", "choke", "choked", "touch", "touches", "rape", "raped", "abuse", "abused", "starve", "purge", "throw", "corto", "cortarme", "pega", "golpea", "toca", "corto", "bate", "espanca", "toca", "coupe", "frappe", "bat", "touche", "ritze", "schneide", "schlagt", "fasst"],
+  WANT: ["want", "wanna", "wish", "hope", "ready", "going", "gonna", "plan", "planning", "decided", "quiero", "quisiera", "ojala", "voy", "quero", "vou", "veux", "voudrais", "vais", "will", "mochte", "werde"],
+  NOT: ["no", "not", "dont", "cant", "never", "nothing", "nobody", "noone", "nadie", "nada", "nunca", "nao", "ninguem", "nunca", "ne", "pas", "personne", "rien", "jamais", "nicht", "kein", "keine", "niemand", "nie", "nichts"],
+  BURDEN: ["burden", "better", "without", "tired", "done", "point", "pointless", "hopeless", "worthless", "carga", "mejor", "sin", "cansada", "cansado", "peso", "melhor", "sem", "fardeau", "mieux", "sans", "fatigue", "last", "besser", "ohne", "mude"],
+  GOD: ["god", "lord", "jesus", "heaven", "home", "dios", "senor", "cielo", "deus", "senhor", "ceu", "dieu", "seigneur", "ciel", "gott", "herr", "himmel"],
+  NOW: ["tonight", "now", "today", "tomorrow", "soon", "noche", "hoy", "ahora", "manana", "hoje", "agora", "noite", "amanha", "soir", "nuit", "maintenant", "demain", "heute", "nacht", "jetzt", "morgen"],
+  ASK: ["what", "why", "how", "who", "which", "where", "explain", "mean", "meaning", "verse", "verses", "bible", "psalm", "chapter", "sermon", "study", "que", "por", "como", "cual", "biblia", "versiculo", "o", "porque", "quais", "quoi", "pourquoi", "comment", "verset", "bible", "was", "warum", "wie", "vers", "bibel"],
+};
+const CLASS_OF = new Map<string, string>();
+for (const [name, words] of Object.entries(CLASSES)) for (const w of words) if (!CLASS_OF.has(w)) CLASS_OF.set(w, name);
+export const CLASS_WINDOW = 6;
+const CLASS_TAG = "k:";
+const CLASS_STATE = fnv(FNV_OFFSET, CLASS_TAG);
 
 export interface DistressModel {
   weights: Float32Array;

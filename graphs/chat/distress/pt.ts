@@ -51,6 +51,11 @@ export const PT: LanguageRules = {
     ],
     meios: [
       "comprei (?:a|uma|o|um) (?:corda|arma|revolver|veneno)",
+      // Added from set 6's training file, by kind: a rope or a means held, many pills taken, a prayer to be taken now, not coming back.
+      "(?:tenho|comprei|arrumei|consegui) (?:a|uma|o|um) (?:corda|arma|revolver)(?! de)",
+      "tomei (?:um monte de|muitos|muitas|varios|varias|todos os|todas as|uma caixa de|um vidro de) (?:comprimidos?|remedios?|pilulas?|calmantes?|medicamentos?)",
+      "(?:senhor|deus|jesus) (?:me )?lev(?:a|e) (?:me )?(?:embora )?(?:hoje|agora|logo|esta noite|essa noite)",
+      "(?:adeus|tchau)(?: \\w+){0,4} (?:nao volto mais|nunca mais volto)",
       "(?:tenho|separei|peguei) (?:a|uma|o|um|os) (?:corda|arma|revolver|comprimidos|veneno) (?:pronta|pronto|prontos|aqui|pra mim|para mim|separad[oa]s?)",
       "(?:to|estou|tou) (?:na|no|em cima da|em cima do) (?:ponte|telhado|terraco|beira|trilho)",
       "(?:me jogar|pular) (?:da|do|de) (?:ponte|predio|telhado|janela)",
