@@ -84,9 +84,8 @@ export function limitWords(text: string, maxWords: number, options: LimitOptions
  * answer costs time in proportion to its length.
  */
 export class WordLimiter {
-  /** Everything pushed, joined only when the output is read (text) or cut: never copied per push. */
+  /** Everything pushed, joined only when the output is read (text) or cut: never copied per push (its length is read without joining). */
   private buffer = "";
-  private length = 0;
   /** buffer from `emitted` on: what push may release next. */
   private held = "";
   /** buffer from `scanFrom` on: the word left open and the new text, all a scan reads. */
@@ -132,7 +131,6 @@ export class WordLimiter {
     // A regular expression or slice over the growing whole would copy it flat at every push (a
     // quadratic of the answer's length in garbage): scans and releases read the short strings instead.
     this.buffer += chunk;
-    this.length += chunk.length;
     this.held += chunk;
     this.tail += chunk;
     const open = this.scan();
@@ -150,7 +148,7 @@ export class WordLimiter {
 
   end(): string {
     if (this.finished) return "";
-    return this.release(this.length, true);
+    return this.release(this.buffer.length, true);
   }
 
   /** Reads the words that the new text completed; returns the word still open at the end, if any. */
@@ -162,12 +160,12 @@ export class WordLimiter {
     // The tail starts at a word's start or at the old end, so it holds the same words as the whole from there.
     for (let m = re.exec(this.tail); m !== null; m = re.exec(this.tail)) {
       const w: Word = { start: from + m.index, end: from + m.index + m[0].length, sentenceEnd: isSentenceEnd(m[0]) };
-      if (w.end < this.length) {
+      if (w.end < this.buffer.length) {
         this.words.push(w);
         if (this.care && this.careLimit === undefined) this.resolveCare(w);
       } else open = w;
     }
-    this.scanFrom = open ? open.start : this.length;
+    this.scanFrom = open ? open.start : this.buffer.length;
     this.tail = open ? this.tail.slice(open.start - from) : "";
     return open;
   }
@@ -184,7 +182,7 @@ export class WordLimiter {
   private safeEnd(word: (i: number) => Word, complete: number, total: number, limit: number): number {
     const free = limit - windowOf(limit);
     let safe: number;
-    if (complete <= free) safe = complete < total ? word(complete).start : this.length;
+    if (complete <= free) safe = complete < total ? word(complete).start : this.buffer.length;
     else safe = word(free).start;
     for (let i = Math.min(complete, limit) - 1; i >= free; i--) {
       if (word(i).sentenceEnd) {
