@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { makeDirs } from "../make-dirs.js";
 
 export interface EmbeddedLogger {
   info(obj: object, msg?: string): void;
@@ -72,7 +72,7 @@ export async function waitForHeartbeat(url: string, timeoutMs: number, alive: ()
  * backoff on the same port, so clients reconnect by retrying.
  */
 export async function startEmbeddedChroma(options: EmbeddedOptions): Promise<EmbeddedChroma> {
-  mkdirSync(options.path, { recursive: true });
+  makeDirs(options.path);
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const log = options.logger;

@@ -9,8 +9,9 @@
  * `value` is { "$view": type, "at": offset, "n": length } into the payload), then the payload's bytes.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { makeDirs } from "../../make-dirs.js";
 
 const MAGIC = "biblical-chat derived data 1\n";
 
@@ -92,7 +93,7 @@ export function readDerived(path: string, key: string): unknown {
 
 /** Writes the value atomically (a temporary file renamed over the old one, so a reader never sees half a file). */
 export function writeDerived(path: string, key: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirs(dirname(path));
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   writeFileSync(tmp, encodeDerived(key, value));
   renameSync(tmp, path);

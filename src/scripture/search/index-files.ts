@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeDirs } from "../../make-dirs.js";
 
 /**
  * The index's files in DATA_DIR/search: a manifest written last (so a crash mid-ingest leaves no
@@ -39,7 +40,7 @@ export class IndexFiles {
   }
 
   private write(name: string, data: string | Buffer) {
-    mkdirSync(this.dir, { recursive: true });
+    makeDirs(this.dir);
     const tmp = this.path(`${name}.tmp-${process.pid}`);
     writeFileSync(tmp, data);
     renameSync(tmp, this.path(name));
