@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type {
   ChatCompletion,
   ChatCompletionChunk,
+  ChatCompletionCreateParams,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
@@ -12,6 +13,7 @@ import type { Client as LangSmithClient } from "langsmith";
 import type { ChatRequestContext } from "./contract.js";
 import { createProviderFetch, PROVIDER_LIMITS, SSE_PIECE_BYTES } from "./provider-fetch.js";
 import { sseEvents } from "./provider-sse.js";
+import { requestJson } from "./request-json.js";
 import { DEFAULT_PROVIDER } from "./providers.js";
 
 export type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool };
@@ -34,12 +36,16 @@ export interface AgentRequest {
   messages: ChatCompletionMessageParam[];
   tools: ChatCompletionTool[];
   toolChoice?: ChatCompletionToolChoiceOption;
+  /** How the system message starts in every such request (the prompt's core): its JSON is reused (request-json.ts). */
+  systemPrefix?: string;
 }
 
 /** The classifier's request: the conversation and the JSON schema its answer must follow. */
 export interface StructuredRequest {
   messages: ChatCompletionMessageParam[];
   schema: { name: string; schema: Record<string, unknown> };
+  /** How the system message starts in every such request: its JSON is reused (request-json.ts). */
+  systemPrefix?: string;
 }
 
 /**
@@ -86,6 +92,16 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     return client;
   };
   const headers = (ctx: ChatRequestContext) => ({ Authorization: `Bearer ${ctx.apiKey}` });
+  // Untraced, the body goes to the SDK as the JSON it would write itself (the same bytes, request-json.ts),
+  // built with the parts every request repeats serialized once; the SDK sends a string body with a
+  // content-type as it is. Traced, LangSmith's wrapper records `create`'s body object, so that path stays.
+  const post = <R>(client: OpenAI, ctx: ChatRequestContext, body: ChatCompletionCreateParams, systemPrefix: string | undefined, signal: AbortSignal) =>
+    client.post<R>("/chat/completions", {
+      body: requestJson(body as unknown as Record<string, unknown>, systemPrefix),
+      headers: { ...headers(ctx), "content-type": "application/json" },
+      signal,
+      stream: body.stream ?? false,
+    });
   const quirks = new ProviderQuirks();
   return {
     async streamAgent(ctx, request, signal) {
@@ -104,11 +120,11 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       // Each fallback takes its field out of the body, so this asks at most once more per fallback.
       for (;;) {
         try {
-          const call = client.chat.completions.create(body, { signal, headers: headers(ctx) });
           // Untraced, the event stream is read by sseEvents (provider-sse.ts: the SDK's reading without its
-          // generator chain); the SDK still builds and sends the request and turns HTTP errors into its errors.
+          // generator chain); the SDK still sends the request and turns HTTP errors into its errors.
           // Traced, LangSmith's wrapper reads the SDK's stream to record the run.
-          return options.tracing ? await call : sseEvents<ChatCompletionChunk>(await call.asResponse());
+          if (options.tracing) return await client.chat.completions.create(body, { signal, headers: headers(ctx) });
+          return sseEvents<ChatCompletionChunk>(await post<unknown>(client, ctx, body, request.systemPrefix, signal).asResponse());
         } catch (err) {
           // A provider that refuses a field: ask once more without it, and never again (quirks are kept per process).
           const fallback = AGENT_FALLBACKS.find((f) => f.applies(body) && rejects(err, f.field));
@@ -134,13 +150,15 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       // Without structured outputs the same schema is asked for in words; what comes back is parsed the same way.
       const plainJson = (): ChatCompletionCreateParamsNonStreaming => ({ ...base, messages: withJsonInstruction(request) });
       const client = await clientFor(ctx);
-      if (quirks.has(provider, "json_schema")) return client.chat.completions.create(plainJson(), { signal, headers: headers(ctx) });
+      const send = (body: ChatCompletionCreateParamsNonStreaming) =>
+        options.tracing ? client.chat.completions.create(body, { signal, headers: headers(ctx) }) : post<ChatCompletion>(client, ctx, body, request.systemPrefix, signal);
+      if (quirks.has(provider, "json_schema")) return send(plainJson());
       try {
-        return await client.chat.completions.create(structured, { signal, headers: headers(ctx) });
+        return await send(structured);
       } catch (err) {
         if (!rejects(err, /response_format|json_schema|structured/i)) throw err;
         quirks.add(provider, "json_schema");
-        return client.chat.completions.create(plainJson(), { signal, headers: headers(ctx) });
+        return send(plainJson());
       }
     },
   };

@@ -161,6 +161,11 @@ export function classifierSystemPrompt(prompts: PromptRegistry, withConversation
   return withConversation ? `${prompts.preflight.body}\n\n${partial(prompts, "preflight-conversation").body}` : prompts.preflight.body;
 }
 
+/** How every classifier system prompt starts (classifierSystemPrompt): its JSON is written once (request-json.ts). */
+export function classifierPromptPrefix(prompts: PromptRegistry): string {
+  return prompts.preflight.body;
+}
+
 /** The loader refused to start without these partials, so a miss here is a registry built by hand. */
 function partial(prompts: PromptRegistry, slug: ServicePartial) {
   const doc = prompts.partials.find((p) => p.slug === slug);

@@ -188,7 +188,11 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
   // every superstep, while the outcome needs only these last-value fields.
   let final: Pick<ChatStateValue, "category" | "content" | "finishReason" | "promptVersions" | "citations" | "quotes"> | undefined;
   try {
-    const stream = await graph.stream(
+    // The run's own iterator, which `graph.stream` wraps: the same updates in the same order, without the
+    // two web streams, the abort controller and the per-update context switch the wrapper puts around it
+    // for callers that cancel a stream (this loop reads every update; a caller's abort reaches the run
+    // through `signal`, which LangGraph's runner races against every step). docs/performance.md, session 14.
+    const stream = graph._streamIterator(
       { messages: toMessages(turns) },
       {
         context: ctx as unknown as Record<string, unknown>,

@@ -14,7 +14,7 @@ import type { AgentRequest, ChatCompletionTool } from "../models.js";
 import { adoptSpeculation, holdSpeculation, SpeculativeCall } from "../speculation.js";
 import { prefetchTurn } from "../prefetch.js";
 import type { BaseMessage } from "@langchain/core/messages";
-import { buildSystemPrompt, contextPassage } from "../prompts.js";
+import { buildSystemPrompt, contextPassage, systemPromptCore } from "../prompts.js";
 import { isCallerAbort, toProviderError, upstreamError, upstreamTimeout } from "../provider-errors.js";
 import type { ChatStateUpdate, ChatStateValue } from "../state.js";
 import { toolDefinitions } from "../tools/index.js";
@@ -87,6 +87,8 @@ export function agentRequest(deps: ChatDeps, ctx: ChatContext, messages: BaseMes
     messages: toProviderMessages(system, messages),
     tools: toolDefinitions(deps, ctx) as ChatCompletionTool[],
     ...(finalStep ? { toolChoice: "none" as const } : {}),
+    // buildSystemPrompt starts every request's prompt with this core: its JSON is written once (request-json.ts).
+    systemPrefix: systemPromptCore(deps.prompts, ctx),
   };
 }
 

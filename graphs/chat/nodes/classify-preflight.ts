@@ -13,7 +13,7 @@ import { PREFLIGHT_CATEGORIES, type ChatStateUpdate, type ChatStateValue } from 
 import { addUsage, fromProvider, NO_USAGE } from "../usage.js";
 import { PREFLIGHT_ACTION } from "../contract.js";
 import { prefetchTurn } from "../prefetch.js";
-import { classifierSystemPrompt } from "../prompts.js";
+import { classifierPromptPrefix, classifierSystemPrompt } from "../prompts.js";
 import { discardSpeculation, type SpeculativeCall } from "../speculation.js";
 import { startSpeculation } from "./call-agent.js";
 
@@ -104,6 +104,7 @@ export function createClassifyPreflight(deps: ChatDeps) {
             { role: "user", content: input.text || text },
           ],
           schema: PREFLIGHT_SCHEMA,
+          systemPrefix: classifierPromptPrefix(deps.prompts),
         },
         deadline.signal,
       )

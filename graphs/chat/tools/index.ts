@@ -1,6 +1,7 @@
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import type { ChatContext } from "../configuration.js";
 import type { ChatDeps } from "../deps.js";
+import { rememberJson } from "../request-json.js";
 import { createKeywordSearchTool, KEYWORD_SEARCH_TOOL } from "./keyword-search.js";
 import { createLookupPassageTool, LOOKUP_PASSAGE_TOOL } from "./lookup-passage.js";
 import { createSearchScriptureTool, SEARCH_SCRIPTURE_TOOL, searchCanon, type SearchCanon } from "./search-scripture.js";
@@ -61,7 +62,8 @@ const definitions = new WeakMap<ChatDeps, ToolDefinition[]>();
 export function toolDefinitions(deps: ChatDeps, ctx: ChatContext): ToolDefinition[] {
   let defs = definitions.get(deps);
   if (!defs) {
-    defs = createTools(deps, ctx).map((t) => withoutDialect(convertToOpenAITool(t)));
+    // Frozen with their JSON kept: every agent request sends this same list (request-json.ts).
+    defs = rememberJson(createTools(deps, ctx).map((t) => withoutDialect(convertToOpenAITool(t))));
     definitions.set(deps, defs);
   }
   return defs;
