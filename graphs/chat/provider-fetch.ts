@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { finished, Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { poolOutsideRequests } from "../../src/http/pooled-sockets.js";
 
 /**
  * The `fetch` the openai client uses to reach the provider: one keep-alive connection pool per
@@ -32,8 +33,8 @@ export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS, pi
   // `timeout` is what makes the Agent honour the server's Keep-Alive hint (hint - 1 s when shorter); a
   // socket in use only gets a 'timeout' event from it, which nothing here acts on (the Deadline times calls).
   const agents: Agents = {
-    "http:": new HttpAgent({ keepAlive: true, timeout: IDLE_CLOSE_MS }),
-    "https:": new HttpsAgent({ keepAlive: true, timeout: IDLE_CLOSE_MS }),
+    "http:": poolOutsideRequests(new HttpAgent({ keepAlive: true, timeout: IDLE_CLOSE_MS })),
+    "https:": poolOutsideRequests(new HttpsAgent({ keepAlive: true, timeout: IDLE_CLOSE_MS })),
   };
   for (const agent of [agents["http:"], agents["https:"]]) agent.on("free", (socket: Socket) => idleSince.set(socket, performance.now()));
   return async function providerFetch(input, init) {

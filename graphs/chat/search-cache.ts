@@ -14,6 +14,12 @@ import type { ScriptureSearcher } from "./deps.js";
  * Chroma down) is always asked, so it fails as before; a failed search is not kept. Bounded: the
  * MAX_ENTRIES most recently used requests. The answers are frozen: every reader shares them.
  * A searcher without a generation (the tests' fakes, Studio's wrapper) is passed through unchanged.
+ *
+ * A settled answer is kept as the answer itself, not as the promise that made it: a promise made inside
+ * a chat run carries that run's AsyncLocalStorage store (LangChain's run config, whose PregelLoop reaches
+ * the run's context, system prompts, messages and turns), so 256 kept promises kept 256 finished runs
+ * alive, ~45 MB of old space under unique questions (docs/performance.md, session 14). Only a search
+ * still running is kept as its promise (the requests waiting on it hold that run anyway).
  */
 export const MAX_ENTRIES = 256;
 
@@ -39,7 +45,8 @@ export interface CachedSearcher extends ScriptureSearcher {
 
 export function withAnswerCache(searcher: GenerationalSearcher, maxEntries = MAX_ENTRIES): CachedSearcher {
   let generation: object | undefined;
-  const answers = new Map<string, Promise<SearchAnswer>>();
+  // A search still running as its promise; a settled one as its answer (never a promise: see above).
+  const answers = new Map<string, Promise<SearchAnswer> | SearchAnswer>();
   const stats = { hits: 0, misses: 0 };
   return {
     stats,
@@ -55,12 +62,15 @@ export function withAnswerCache(searcher: GenerationalSearcher, maxEntries = MAX
         answers.delete(key);
         answers.set(key, known);
         stats.hits++;
-        return known;
+        return known instanceof Promise ? known : Promise.resolve(known);
       }
       stats.misses++;
       const made = searcher.search(req).then(deepFreeze);
-      // Only a search that answered is kept (and only while its generation is current).
-      made.catch(() => answers.get(key) === made && answers.delete(key));
+      // Only a search that answered is kept (and only while its generation is current), as its answer.
+      made.then(
+        (answer) => answers.get(key) === made && answers.set(key, answer),
+        () => answers.get(key) === made && answers.delete(key),
+      );
       answers.set(key, made);
       if (answers.size > maxEntries) answers.delete(answers.keys().next().value!);
       return made;

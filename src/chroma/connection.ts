@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { ChromaClient, ChromaConnectionError, ChromaNotFoundError, ChromaServerError } from "chromadb";
+import { poolOutsideRequests } from "../http/pooled-sockets.js";
 
 /**
  * A Chroma client plus what we know of the server's health. A failed call marks it down; a heartbeat
@@ -36,7 +37,7 @@ export function connectChroma(url: string, options: { probeMs?: number } = {}): 
     ssl: parsed.protocol === "https:",
   });
   const transport = parsed.protocol === "https:" ? https : http;
-  const agent = new transport.Agent({ keepAlive: true });
+  const agent = poolOutsideRequests(new transport.Agent({ keepAlive: true }));
   const base = url.replace(/\/+$/, "");
   const postJson = (path: string, body: string) =>
     new Promise<unknown>((resolve, reject) => {

@@ -1,3 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SearchAnswer, SearchRequest } from "../../src/scripture/search/search.js";
 import { ScriptureSearch } from "../../src/scripture/search/search.js";
@@ -106,6 +109,25 @@ describe("the chat's search answer cache (search-cache.ts)", () => {
     expect(Object.isFrozen(answer)).toBe(true);
     expect(Object.isFrozen(answer.results[0])).toBe(true);
     expect(() => answer.results.push(answer.results[0]!)).toThrow(TypeError);
+  });
+
+  it("when a cached search was made inside a run's async context, then the cache does not keep that run's store alive", async () => {
+    // A chat run's AsyncLocalStorage store (LangChain's run config) reaches the whole run; every promise
+    // made inside the run carries it. What the cache keeps must not.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const { searcher, asked } = countingSearcher();
+    const cached = withAnswerCache(searcher);
+    const als = new AsyncLocalStorage<{ run: number[] }>();
+    let store: { run: number[] } | undefined = { run: new Array(1000).fill(7) };
+    const gone = new WeakRef(store);
+    const first = await als.run(store, () => cached.search(req("mercy")));
+    store = undefined;
+    for (let i = 0; i < 3 && gone.deref(); i++) await new Promise((r) => setImmediate(r)), gc();
+    expect(gone.deref()).toBeUndefined();
+    // And the answer is still served from the cache.
+    expect(await cached.search(req("mercy"))).toBe(first);
+    expect(asked).toHaveLength(1);
   });
 });
 
