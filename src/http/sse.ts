@@ -3,7 +3,8 @@ import type { Response } from "express";
 export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "Content-Type": "text/event-stream; charset=utf-8",
   "Cache-Control": "no-cache",
-  Connection: "keep-alive",
+  // No Connection header: Node writes "keep-alive" itself when the socket stays open. Setting it here
+  // overrode a client's "Connection: close", which then waited for the 65 s keep-alive timeout after [DONE].
   // Tells nginx-style proxies not to buffer, so each event reaches the client when written.
   "X-Accel-Buffering": "no",
 });

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.js";
@@ -187,5 +188,45 @@ describe("chat completions, stream", () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(h.logs.join("")).toContain('"msg":"chat completion"');
     expect(h.logs.join("")).not.toContain(KEY);
+  });
+});
+
+/** A raw HTTP/1.1 request with the given Connection header; resolves with what came back and whether the server closed the socket. */
+function rawRequest(path: string, body: unknown, connection: string): Promise<{ text: string; closedByServer: boolean }> {
+  const { port } = new URL(h.url);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () =>
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(payload)}\r\nConnection: ${connection}\r\n\r\n${payload}`,
+      ),
+    );
+    let text = "";
+    // Well under the server's 65 s keep-alive: a socket still open then was kept open after the last event.
+    const timer = setTimeout(() => (socket.destroy(), resolve({ text, closedByServer: false })), 2000);
+    socket.on("data", (d) => (text += String(d)));
+    socket.on("end", () => (clearTimeout(timer), socket.destroy(), resolve({ text, closedByServer: true })));
+    socket.on("error", reject);
+  });
+}
+
+describe("streams and the client's Connection header", () => {
+  it.each([
+    ["/v1/chat/completions", { messages: ask(), stream: true }, "data: [DONE]\n\n"],
+    ["/v1/responses", { input: "What does John 3:16 mean?", stream: true }, "event: response.completed"],
+  ])("when %s is streamed to a client that sent Connection: close, then the server closes the socket after the last event", async (path, body, last) => {
+    const { text, closedByServer } = await rawRequest(path, body, "close");
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+    expect(text).toContain(last);
+    expect(closedByServer).toBe(true);
+  });
+
+  it("when a keep-alive client streams, then the socket stays open for its next request", async () => {
+    const { text, closedByServer } = await rawRequest("/v1/chat/completions", { messages: ask(), stream: true }, "keep-alive");
+    expect(text).toContain("data: [DONE]\n\n");
+    expect(text).toMatch(/\r\nconnection: keep-alive\r\n/i);
+    expect(closedByServer).toBe(false);
   });
 });
