@@ -127,11 +127,18 @@ export interface Usage {
   total_tokens: number;
 }
 
+/**
+ * How an answer ended, in OpenAI's words: "stop" when it is whole, "length" when the word limit (or the
+ * provider's token limit) cut it, "content_filter" when the provider withheld the rest by its content filter.
+ */
+export const FINISH_REASONS = ["stop", "length", "content_filter"] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
+
 export type ChatOutcome =
   | {
       kind: "answer";
       content: string;
-      finishReason: "stop" | "length";
+      finishReason: FinishReason;
       usage: Usage;
       promptVersions: string;
       /** The scripture the answer cites, in order of first appearance (the graph always sets it). */

@@ -1,6 +1,6 @@
 import { MessagesValue, ReducedValue, StateSchema, type StateSchemaFields } from "@langchain/langgraph";
 import { z } from "zod";
-import { PREFLIGHT_CATEGORIES } from "./contract.js";
+import { FINISH_REASONS, PREFLIGHT_CATEGORIES } from "./contract.js";
 import { HOUSEKEEPING_TASKS } from "./housekeeping.js";
 
 import { addUsage } from "./usage.js";
@@ -45,8 +45,8 @@ export const ChatState = new NodeUpdatesTrusted({
   steps: z.number().int().default(0),
   /** The answer as the model wrote it, already cut to max_words, before link conversion. */
   answer: z.string().default(""),
-  /** "length" when the word limit (or the provider's token limit) cut the answer. */
-  finishReason: z.enum(["stop", "length"]).nullable().default(null),
+  /** "length" when the word limit (or the provider's token limit) cut the answer; "content_filter" when the provider's filter did. */
+  finishReason: z.enum(FINISH_REASONS).nullable().default(null),
   /** What the caller receives: the link-converted answer, a canned reply, or the content-filter message. */
   content: z.string().default(""),
   /** Tokens of every provider call of the run: each node that calls the provider adds its call's. */

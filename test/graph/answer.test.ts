@@ -100,6 +100,12 @@ describe("the answer turn", () => {
     expect(out).toMatchObject({ content: "Grace is", finishReason: "length" });
   });
 
+  it("when the provider's content filter stops the answer, then finish_reason is content_filter, not stop", async () => {
+    h.provider.on(match.agent(), reply.text("Grace is", { finishReason: "content_filter" }));
+    const out = await h.run("What is grace?", { skipPreflight: true });
+    expect(out).toMatchObject({ content: "Grace is", finishReason: "content_filter" });
+  });
+
   it("when the request runs without a delta listener, then the content is identical to the streamed one", async () => {
     for (const maxWords of [12, 45, 300]) {
       h.provider.on(match.agent(), reply.text(LONG), { times: 2 });

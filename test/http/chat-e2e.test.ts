@@ -36,6 +36,16 @@ async function streamText(body: Record<string, unknown>) {
 const literalLine = (body: string) => body.split("\n").find((l) => l.trim() !== "" && !l.includes("{{"))!.trim();
 
 describe("chat completions end to end: adapter, real graph, fake provider over HTTP", () => {
+  it("when the provider's content filter stops the answer, then the caller's finish_reason says content_filter, streamed or not", async () => {
+    s.provider.on(match.agent(), reply.text("God so loved the world", { finishReason: "content_filter" }));
+    const res = await create({});
+    expect(res.choices[0]!.finish_reason).toBe("content_filter");
+    expect(res.choices[0]!.message.content).toBe("God so loved the world");
+    s.provider.reset();
+    s.provider.on(match.agent(), reply.text("God so loved the world", { finishReason: "content_filter" }));
+    expect(await streamText({})).toEqual({ text: "God so loved the world", finish: "content_filter" });
+  });
+
   it("when a Bible question is asked, then preflight and the agent's call (with the prefetched tool turn) all carry the caller's key, and references are linked", async () => {
     const res = await create({});
     expect(res.choices[0]!.message.content).toContain("[John 3:16](/read/JHN/3?verse=16)");

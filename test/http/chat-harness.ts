@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import OpenAI from "openai";
-import type { ChatOutcome, ChatRequestContext, ChatTurn, RunChatOptions } from "../../graphs/chat/contract.js";
+import type { ChatOutcome, ChatRequestContext, ChatTurn, FinishReason, RunChatOptions } from "../../graphs/chat/contract.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { requestCatalog } from "../../graphs/chat/contract.js";
@@ -19,7 +19,7 @@ export interface RunCall {
 export const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 
 /** A runner that streams `parts` through onDelta and answers with their concatenation. */
-export function answering(parts: string[], finishReason: "stop" | "length" = "stop"): RunChat {
+export function answering(parts: string[], finishReason: FinishReason = "stop"): RunChat {
   return async (_t, ctx, opts) => {
     for (const p of parts) opts.onDelta?.(p);
     return { kind: "answer", content: parts.join(""), finishReason, usage: USAGE, promptVersions: `theology:${ctx.theology}@x` };

@@ -34,7 +34,7 @@ export const ResponseSchema = z.object({
   status: z.enum(["in_progress", "completed", "incomplete", "failed"]),
   background: z.literal(false),
   error: z.strictObject({ code: z.enum(["server_error", "rate_limit_exceeded", "invalid_prompt"]), message: z.string() }).nullable(),
-  incomplete_details: z.strictObject({ reason: z.literal("max_output_tokens") }).nullable(),
+  incomplete_details: z.strictObject({ reason: z.enum(["max_output_tokens", "content_filter"]) }).nullable(),
   instructions: z.string().nullable(),
   max_output_tokens: z.int().nullable(),
   model: z.string(),

@@ -123,6 +123,14 @@ describe("POST /v1/responses, not streamed", () => {
     expect(res.output_text).toBe("Cut here.");
   });
 
+  it("when the provider's content filter stopped the answer, then the Response is incomplete with reason content_filter", async () => {
+    h.runner = answering(["Partly said."], "content_filter");
+    const res = await h.client().responses.create({ model: MODEL, input: "Tell me everything" });
+    expect(res.status).toBe("incomplete");
+    expect(res.incomplete_details).toEqual({ reason: "content_filter" });
+    expect(res.output_text).toBe("Partly said.");
+  });
+
   it("when preflight answers with a canned reply, then it is an ordinary completed Response", async () => {
     h.runner = async () => ({ kind: "canned", category: "greeting", content: "Hello! Ask me about the Bible.", usage: USAGE, promptVersions: "v" });
     const res = await h.client().responses.create({ model: MODEL, input: "hi" });
@@ -238,6 +246,13 @@ describe("POST /v1/responses, streamed", () => {
     const parsed = checkStream((await rawEvents({})).events);
     expect(collapsedTypes(parsed).at(-1)).toBe("response.incomplete");
     expect(responseOf(parsed.at(-1)).incomplete_details).toEqual({ reason: "max_output_tokens" });
+  });
+
+  it("when the provider's content filter stopped the answer, then the stream ends in response.incomplete with reason content_filter", async () => {
+    h.runner = answering(["Partly ", "said."], "content_filter");
+    const parsed = checkStream((await rawEvents({})).events);
+    expect(collapsedTypes(parsed).at(-1)).toBe("response.incomplete");
+    expect(responseOf(parsed.at(-1)).incomplete_details).toEqual({ reason: "content_filter" });
   });
 
   it("when the provider fails after text went out, then an error event with chat's code, then response.failed, and the stream ends", async () => {

@@ -230,7 +230,7 @@ export function createCallAgent(deps: ChatDeps) {
       content: grounded.content,
       citations: grounded.citations as unknown as Record<string, unknown>[],
       quotes: countQuotes(grounded.quotes),
-      finishReason: answer.cut || finish === "length" ? "length" : "stop",
+      finishReason: answer.cut || finish === "length" ? "length" : finish === "content_filter" ? "content_filter" : "stop",
       steps: step,
       usage,
     };

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Usage } from "../../../graphs/chat/contract.js";
+import type { FinishReason, Usage } from "../../../graphs/chat/contract.js";
 import { errorBody } from "../../errors.js";
 import { parseChatRequest } from "./request.js";
 import type { WireFormat } from "./wire-format.js";
 
-export type FinishReason = "stop" | "length";
+export type { FinishReason };
 
 /** What every chunk and the completion of one response share. */
 export interface CompletionMeta {

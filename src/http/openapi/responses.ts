@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FINISH_REASONS } from "../../../graphs/chat/contract.js";
 
 /**
  * Response shapes for the OpenAPI document. Requests are validated by the endpoints' own zod schemas
@@ -20,7 +21,7 @@ export const ErrorObject = z
 export const ErrorResponse = z.object({ error: ErrorObject }).describe("OpenAI's error envelope, used by every endpoint.");
 
 const Usage = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
-const FinishReason = z.enum(["stop", "length"]);
+const FinishReason = z.enum(FINISH_REASONS);
 
 export const Citation = z
   .object({
@@ -111,7 +112,10 @@ export const ResponseObject = z
     created_at: z.int(),
     status: z.enum(["in_progress", "completed", "incomplete", "failed"]),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
-    incomplete_details: z.object({ reason: z.literal("max_output_tokens") }).nullable().describe("Set when the answer was cut at max_words."),
+    incomplete_details: z
+      .object({ reason: z.enum(["max_output_tokens", "content_filter"]) })
+      .nullable()
+      .describe("Set when the answer was cut: max_output_tokens at max_words (or the provider's token limit), content_filter when the provider's content filter withheld the rest."),
     instructions: z.string().nullable(),
     model: z.string(),
     output: z.array(OutputMessage).describe("One assistant message holding one output_text part: the answer."),

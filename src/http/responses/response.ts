@@ -77,6 +77,8 @@ function responseErrorCode(err: AppError): NonNullable<Response["error"]>["code"
 
 interface Ending {
   status: Status;
+  /** Why an incomplete response stopped: a length cut reads as max_output_tokens, as at OpenAI. */
+  incomplete?: "max_output_tokens" | "content_filter";
   output: ResponseOutputMessage[];
   usage?: Usage;
   error?: AppError;
@@ -92,7 +94,7 @@ export function responseObject(meta: ResponseMeta, end: Ending): WireResponse {
     status: end.status,
     background: false,
     error: end.error ? { code: responseErrorCode(end.error), message: end.error.message } : null,
-    incomplete_details: end.status === "incomplete" ? { reason: "max_output_tokens" } : null,
+    incomplete_details: end.status === "incomplete" ? { reason: end.incomplete ?? "max_output_tokens" } : null,
     instructions: echo.instructions,
     max_output_tokens: echo.maxOutputTokens,
     model: meta.model,
@@ -119,13 +121,19 @@ export function responseObject(meta: ResponseMeta, end: Ending): WireResponse {
   return body;
 }
 
-/** A word-limit cut ends the message incomplete, as a max_output_tokens cut does at OpenAI. */
-const endStatus = (outcome: SpokenOutcome) => (outcome.kind === "answer" && outcome.finishReason === "length" ? "incomplete" : "completed");
+/**
+ * A word-limit cut ends the message incomplete, as a max_output_tokens cut does at OpenAI; so does the
+ * provider's content filter (reason content_filter).
+ */
+const endStatus = (outcome: SpokenOutcome) => (outcome.kind === "answer" && outcome.finishReason !== "stop" ? "incomplete" : "completed");
+const incompleteReason = (outcome: SpokenOutcome) =>
+  outcome.kind === "answer" && outcome.finishReason === "content_filter" ? ("content_filter" as const) : ("max_output_tokens" as const);
 
 export function finalResponse(meta: ResponseMeta, outcome: SpokenOutcome) {
   const status = endStatus(outcome);
   return responseObject(meta, {
     status,
+    incomplete: incompleteReason(outcome),
     output: [messageItem(meta, status, outcome.content)],
     usage: outcome.usage,
     citations: outcome.kind === "answer" ? outcome.citations : undefined,

@@ -116,7 +116,8 @@ async function runColumn(col, key, question, signal) {
       }
       if (choice.finish_reason) finish = choice.finish_reason;
     }
-    status.textContent = finish === "length" ? "Done (cut at the word limit)." : text ? "Done." : "Done (empty answer).";
+    status.textContent =
+      finish === "length" ? "Done (cut at the word limit)." : finish === "content_filter" ? "Done (the model provider's content filter stopped the answer)." : text ? "Done." : "Done (empty answer).";
     col.dataset.state = "done";
   } catch (err) {
     status.className = "status error";
