@@ -27,6 +27,11 @@ import { NO_USAGE } from "./usage.js";
  *   went wrong" has nothing to hide them behind. (Not streamed, the partial answer was never sent: the
  *   caller gets the crisis reply alone.)
  *
+ * - the same holds when the provider answered but withheld the answer: its content filter stopped it
+ *   (finish_reason content_filter, which self-harm filters do to exactly these messages) or the answer is
+ *   empty. On a run that needs care the crisis reply follows what was said, finish_reason "stop"; on any
+ *   other run the caller gets the provider's finish reason as it is.
+ *
  * The crisis reply is sent as it is, outside max_words: crisis care comes before length.
  */
 export async function careOnProviderFailure(
@@ -54,8 +59,9 @@ export async function careOnProviderFailure(
         }
       : {}),
   };
+  let outcome: ChatOutcome;
   try {
-    return await run(tracked);
+    outcome = await run(tracked);
   } catch (err) {
     if (opts.signal?.aborted || !(err instanceof ChatError) || err.provider === undefined) throw err;
     deps.logger?.warn({ provider: err.provider, address: providerAddress(deps, err.provider), code: err.code }, "model provider call failed");
@@ -77,6 +83,15 @@ export async function careOnProviderFailure(
       quotes: { verified: 0, corrected: 0, unquoted: 0 },
     };
   }
+  // The provider answered but withheld the answer from a person who needs care: the crisis reply follows.
+  if (outcome.kind !== "answer" || decided !== true) return outcome;
+  if (outcome.finishReason !== "content_filter" && outcome.content.trim() !== "") return outcome;
+  const userTexts = turns.filter((t) => t.role === "user").map((t) => t.content);
+  const reply = crisisReply(deps, resolveContext({ context: ctx } as ChatRunConfig, deps), userTexts);
+  const added = outcome.content.trim() === "" ? reply : `\n\n${reply}`;
+  onDelta?.(added);
+  deps.logger?.warn({ finishReason: outcome.finishReason, empty: outcome.content.trim() === "" }, "the provider withheld an answer that needs care: sent the crisis reply after it");
+  return { ...outcome, content: outcome.content + added, finishReason: "stop" };
 }
 
 /**

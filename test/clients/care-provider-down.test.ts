@@ -45,8 +45,8 @@ async function ask(client: OpenAI, messages: Msg[] | string, stream: boolean): P
   }
 }
 
-const CRISIS_EN = /could not reach its model just now[\s\S]*988 Suicide & Crisis Lifeline[\s\S]*Samaritans 116 123[\s\S]*findahelpline\.com/;
-const CRISIS_ES = /no pudo comunicarse con su modelo[\s\S]*024 \(conducta suicida\)[\s\S]*findahelpline\.com/;
+const CRISIS_EN = /could not get an answer from its model just now[\s\S]*988 Suicide & Crisis Lifeline[\s\S]*Samaritans 116 123[\s\S]*findahelpline\.com/;
+const CRISIS_ES = /no pudo obtener una respuesta de su modelo[\s\S]*024 \(conducta suicida\)[\s\S]*findahelpline\.com/;
 
 describe("the provider answers with an error", () => {
   let s: RunningService;
@@ -107,8 +107,49 @@ describe("the provider answers with an error", () => {
     const out = await ask(s.client(KEY), "i dont want to live anymore", true);
     expect(out).toMatchObject({ status: 200, finish: "stop" });
     expect(out.text.startsWith("I'm so sorry you are carrying this.")).toBe(true);
-    expect(out.text).toMatch(/\n\nI'm so sorry: this service could not reach its model just now/);
+    expect(out.text).toMatch(/\n\nI'm so sorry: this service could not get an answer from its model just now/);
     expect(out.text).toMatch(CRISIS_EN);
+  });
+});
+
+describe("the provider answers but withholds the answer (its content filter, or nothing said)", () => {
+  let s: RunningService;
+  beforeAll(async () => {
+    s = await startService({ env: { PROVIDER_TIMEOUT_MS: "800" } });
+  });
+  afterAll(() => s?.close());
+  beforeEach(() => s.provider.reset());
+
+  describe.each([false, true])("stream=%s", (stream) => {
+    it("when the content filter stops the answer to \"I want to kill myself\" at once, then 200, the crisis reply and finish_reason stop", async () => {
+      s.provider.on(match.agent(), reply.text("", { finishReason: "content_filter" }));
+      const out = await ask(s.client(KEY), "I want to kill myself", stream);
+      expect(out).toMatchObject({ status: 200, finish: "stop" });
+      // Emergency first, as the crisis reply always opens.
+      expect(out.text.startsWith("If you have taken something")).toBe(true);
+      expect(out.text).toMatch(CRISIS_EN);
+    });
+
+    it("when the content filter stops it midway, then what was said stays and the crisis reply follows", async () => {
+      s.provider.on(match.agent(), reply.text("I am so sorry you are hurting.", { finishReason: "content_filter" }));
+      const out = await ask(s.client(KEY), "me quiero matar", stream);
+      expect(out).toMatchObject({ status: 200, finish: "stop" });
+      expect(out.text.startsWith("I am so sorry you are hurting.\n\n")).toBe(true);
+      expect(out.text).toMatch(CRISIS_ES);
+    });
+
+    it("when the provider's answer to a cry is empty, then the crisis reply", async () => {
+      s.provider.on(match.agent(), reply.text(""));
+      const out = await ask(s.client(KEY), "I want to die", stream);
+      expect(out).toMatchObject({ status: 200, finish: "stop" });
+      expect(out.text).toMatch(CRISIS_EN);
+    });
+
+    it("when the content filter stops an ordinary answer, then the caller reads finish_reason content_filter and no crisis reply", async () => {
+      s.provider.on(match.agent(), reply.text("Patience is", { finishReason: "content_filter" }));
+      const out = await ask(s.client(KEY), "What does the Bible say about patience?", stream);
+      expect(out).toMatchObject({ status: 200, finish: "content_filter", text: "Patience is" });
+    });
   });
 });
 
