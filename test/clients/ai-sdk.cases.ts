@@ -2,6 +2,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { APICallError, generateText, streamText } from "ai";
 import { beforeEach, describe, expect, it } from "vitest";
+import { match, reply } from "../fakes/index.js";
 import type { RealService } from "./service.js";
 import { agentSystem, expectLinkedAnswer, expectPlainAnswer, expectToolRoundTrip, INJECTION, KEY, MODEL, QUESTION, reformedLine } from "./expectations.js";
 
@@ -51,6 +52,15 @@ export function aiSdkCases(service: () => RealService) {
       const usage = await result.usage;
       expect(usage.totalTokens).toBeGreaterThan(0);
       expect(usage.totalTokens).toBe(usage.inputTokens! + usage.outputTokens!);
+    });
+
+    it("when the provider's content filter stops the answer, then streamText's finish reason is content-filter", async () => {
+      s.provider.on(match.agent(), reply.text("Ruth was a Moabite", { finishReason: "content_filter" }));
+      const result = streamText({ model: compatible(), prompt: "Who was Ruth?", maxRetries: 0 });
+      let text = "";
+      for await (const part of result.textStream) text += part;
+      expect(text).toBe("Ruth was a Moabite");
+      expect(await result.finishReason).toBe("content-filter");
     });
 
     it("when @ai-sdk/openai's chat model streams with the links header, then the answer stays plain", async () => {

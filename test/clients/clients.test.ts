@@ -20,5 +20,3 @@ responsesCases(service);
 groundingCases(service);
 langchainCases(service);
 aiSdkCases(service);
-responsesCases(service);
-groundingCases(service);

@@ -4,6 +4,7 @@ import { APICallError, generateText, streamText } from "ai";
 import OpenAI, { APIError } from "openai";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { match, reply } from "../fakes/index.js";
 import { checkStream, collapsedTypes, ResponseSchema, SUCCESS_ORDER } from "../http/responses-events.js";
 import type { BiblicalExtras } from "./openai-sdk.cases.js";
 import type { RealService } from "./service.js";
@@ -62,6 +63,20 @@ export function responsesCases(service: () => RealService) {
       expect(last.response.usage!.total_tokens).toBeGreaterThan(0);
     });
 
+    it("when read with the SDK's responses.stream() helper, then finalResponse() is the completed linked answer; after the provider's content filter it is incomplete with reason content_filter", async () => {
+      const stream = client().responses.stream({ model: MODEL, input: QUESTION });
+      let deltas = "";
+      stream.on("response.output_text.delta", (e) => (deltas += e.delta));
+      const done = await stream.finalResponse();
+      expect(done.status).toBe("completed");
+      expect(done.output_text).toBe(deltas);
+      expectLinkedAnswer(done.output_text);
+
+      s.provider.on(match.agent(), reply.text("Ruth was a Moabite", { finishReason: "content_filter" }));
+      const filtered = await client().responses.stream({ model: MODEL, input: "Who was Ruth?" }).finalResponse();
+      expect(filtered).toMatchObject({ status: "incomplete", incomplete_details: { reason: "content_filter" }, output_text: "Ruth was a Moabite" });
+    });
+
     it("when no key is sent, then the SDK throws AuthenticationError missing_api_key and the provider is never called", async () => {
       const err = await client({ defaultHeaders: { Authorization: null } })
         .responses.create({ model: MODEL, input: QUESTION })
@@ -111,6 +126,13 @@ export function responsesCases(service: () => RealService) {
       expect(res.usage.totalTokens).toBe(res.usage.inputTokens! + res.usage.outputTokens!);
       expect(agentSystem(s.provider)).toContain("Keep it short.");
       expect(s.provider.chatRequests.length).toBeGreaterThan(1);
+    });
+
+    it("when the provider's content filter stops the answer, then generateText's finish reason is content-filter", async () => {
+      s.provider.on(match.agent(), reply.text("Ruth was a Moabite", { finishReason: "content_filter" }));
+      const res = await generateText({ model: responsesModel(), prompt: "Who was Ruth?", maxRetries: 0 });
+      expect(res.text).toBe("Ruth was a Moabite");
+      expect(res.finishReason).toBe("content-filter");
     });
 
     it("when streamText runs over an earlier exchange, then the text stream is the linked answer with stop and usage", async () => {
