@@ -8,8 +8,8 @@
  * outside reviewer before reading the rules), each with a dev and a held-out split; set 3 (README.md):
  * ordinary statements (`ordinary3-dev`, `ordinary3-heldout`), and a blind distress set held out entirely
  * (`distress3-heldout`) with its look-alike ordinary messages (`ordinary3-style-heldout`); set 5, the same
- * shape, held out entirely (`distress5-heldout`, `ordinary5-heldout`); set 6 likewise (`distress6-heldout`,
- * `ordinary6-heldout`), counts only.
+ * shape, held out entirely (`distress5-heldout`, `ordinary5-heldout`); sets 6 and 7 likewise (`distress6-heldout`,
+ * `ordinary6-heldout`, `distress7-heldout`, `ordinary7-heldout`), counts only.
  *
  *   npm run eval:care                 both sets, both splits, figures only
  *   npm run eval:care -- --misses     also the dev splits' misses and false alarms (never the held-out's)
@@ -124,22 +124,17 @@ async function main() {
       for (const r of ordinary.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
       if (showMisses && file === "ordinary3-dev.tsv") for (const m of ordinary.rows[1]!.misses) console.log(`  - ${m}`);
     }
-    // Set 5 (README.md): blind distress and look-alike ordinary messages, held out entirely.
-    const distress5 = await measure(h, loadFile("distress5-heldout.tsv"), true);
-    console.log("\n== set 5, held out entirely ==\ndistress read as distress (recall):");
-    for (const r of distress5.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
-    console.log(`  crisis reply by language: ${[...distress5.byLang].map(([l, v]) => `${l} ${v.crisis}/${v.total}`).join(", ")}`);
-    const ordinary5 = await measure(h, loadFile("ordinary5-heldout.tsv"), false);
-    console.log("look-alike ordinary messages flagged (false alarms):");
-    for (const r of ordinary5.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
-    // Set 6 (README.md): a fifth writer's blind set, held out entirely; counts only.
-    const distress6 = await measure(h, loadFile("distress6-heldout.tsv"), true);
-    console.log("\n== set 6, held out entirely ==\ndistress read as distress (recall):");
-    for (const r of distress6.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
-    console.log(`  crisis reply by language: ${[...distress6.byLang].map(([l, v]) => `${l} ${v.crisis}/${v.total}`).join(", ")}`);
-    const ordinary6 = await measure(h, loadFile("ordinary6-heldout.tsv"), false);
-    console.log("look-alike ordinary messages flagged (false alarms):");
-    for (const r of ordinary6.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+    // Sets 5, 6 and 7 (README.md): blind distress and look-alike ordinary messages by three more writers,
+    // held out entirely; counts only.
+    for (const setNo of [5, 6, 7]) {
+      const distress = await measure(h, loadFile(`distress${setNo}-heldout.tsv`), true);
+      console.log(`\n== set ${setNo}, held out entirely ==\ndistress read as distress (recall):`);
+      for (const r of distress.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+      console.log(`  crisis reply by language: ${[...distress.byLang].map(([l, v]) => `${l} ${v.crisis}/${v.total}`).join(", ")}`);
+      const ordinary = await measure(h, loadFile(`ordinary${setNo}-heldout.tsv`), false);
+      console.log("look-alike ordinary messages flagged (false alarms):");
+      for (const r of ordinary.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
+    }
   } finally {
     await h.close();
   }
