@@ -59,13 +59,13 @@ export async function careOnProviderFailure(
         }
       : {}),
   };
+  const userTexts = turns.filter((t) => t.role === "user").map((t) => t.content);
   let outcome: ChatOutcome;
   try {
     outcome = await run(tracked);
   } catch (err) {
     if (opts.signal?.aborted || !(err instanceof ChatError) || err.provider === undefined) throw err;
     deps.logger?.warn({ provider: err.provider, address: providerAddress(deps, err.provider), code: err.code }, "model provider call failed");
-    const userTexts = turns.filter((t) => t.role === "user").map((t) => t.content);
     // The same decision the run made (care.ts), or the rules alone when the failure came before it.
     if (!(decided ?? needsCare(userTexts))) throw err;
     const resolved = resolveContext({ context: ctx } as ChatRunConfig, deps);
@@ -84,9 +84,8 @@ export async function careOnProviderFailure(
     };
   }
   // The provider answered but withheld the answer from a person who needs care: the crisis reply follows.
-  if (outcome.kind !== "answer" || decided !== true) return outcome;
-  if (outcome.finishReason !== "content_filter" && outcome.content.trim() !== "") return outcome;
-  const userTexts = turns.filter((t) => t.role === "user").map((t) => t.content);
+  if (outcome.kind !== "answer" || (outcome.finishReason !== "content_filter" && outcome.content.trim() !== "")) return outcome;
+  if (!(decided ?? needsCare(userTexts))) return outcome;
   const reply = crisisReply(deps, resolveContext({ context: ctx } as ChatRunConfig, deps), userTexts);
   const added = outcome.content.trim() === "" ? reply : `\n\n${reply}`;
   onDelta?.(added);

@@ -130,7 +130,7 @@ export const ResponseStreamEvent = z
   .object({ type: z.string(), sequence_number: z.int() })
   .loose()
   .describe(
-    "One `event:`/`data:` pair of the text/event-stream: response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta (one per piece), response.output_text.done, response.content_part.done, response.output_item.done, then response.completed (or response.incomplete when cut at max_words). A failure after the first event is an `error` event (the code as on chat completions), then response.failed. No `[DONE]`.",
+    "One `event:`/`data:` pair of the text/event-stream: response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta (one per piece), response.output_text.done, response.content_part.done, response.output_item.done, then response.completed (or response.incomplete when cut at max_words or by the provider's content filter). A failure after the first event is an `error` event (the code as on chat completions), then response.failed. No `[DONE]`.",
   );
 
 const Model = z.object({ id: z.string(), object: z.literal("model"), created: z.int(), owned_by: z.string() });
