@@ -29,7 +29,10 @@ const CONNECTORS = new Set([
 
 // Characters that never occur inside a reference and mark markdown structure: each is a segment
 // of its own, so links, code spans, tables and line breaks split references apart.
-const STOP_CHARS = new Set(["\n", "\r", "[", "]", "(", ")", "`", "|", "<", ">"]);
+// By code ("\n", "\r", "[", "]", "(", ")", "`", "|", "<", ">"): segmentEnd asks for every character.
+function isStopCode(code: number): boolean {
+  return code === 10 || code === 13 || code === 91 || code === 93 || code === 40 || code === 41 || code === 96 || code === 124 || code === 60 || code === 62;
+}
 
 const URL_STARTS = ["http", "https", "ftp", "www"];
 
@@ -42,12 +45,25 @@ const ORDINAL_WORDS = [
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 const LETTER = /[\p{L}\p{M}]/u;
 
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
 // Called for every character of every answer: ASCII is decided without a regex.
 export function isWordChar(ch: string | undefined): boolean {
   if (ch === undefined) return false;
   const code = ch.charCodeAt(0);
-  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  if (code < 128) return isAsciiWordCode(code);
   return WORD_CHAR.test(ch);
+}
+
+/** Whether text[from, to) is ASCII digits only (as /^\d+$/ without the u flag; from < to). */
+function allDigits(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const code = text.charCodeAt(k);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 function isLetter(ch: string): boolean {
@@ -150,8 +166,11 @@ const CONNECTOR_PREFIXES = new Set([...CONNECTORS].flatMap((word) => [...word].m
 function plainWordAt(text: string, from: number, final: boolean): "yes" | "no" | "unknown" {
   let end = from;
   while (end < text.length && isLetter(text[end] as string)) end++;
+  if (end === from) return "no";
+  // An ASCII first letter is lowercase exactly when it is a-z: decided without the slice and the regex.
+  const first = text.charCodeAt(from);
+  if (first < 128 ? first < 97 || first > 122 : !/^\p{Ll}/u.test(text.slice(from, end))) return "no";
   const lead = text.slice(from, end);
-  if (lead === "" || !/^\p{Ll}/u.test(lead)) return "no";
   if (end === text.length && !final) return CONNECTOR_PREFIXES.has(lead) ? "unknown" : "yes";
   return CONNECTORS.has(lead) ? "no" : "yes";
 }
@@ -196,7 +215,7 @@ export function segmentEnd(text: string, from: number, final: boolean, startsMid
   const incomplete: SegmentEnd = { end: text.length, complete: false, verbatim: false };
   let i = from;
   if (startsMidWord) i = wordEnd(text, from);
-  else if (STOP_CHARS.has(text[from] ?? "")) return { end: from + 1, complete: true, verbatim: false };
+  else if (isStopCode(text.charCodeAt(from))) return { end: from + 1, complete: true, verbatim: false };
   else if (isWordChar(text[from])) {
     const url = urlAt(text, from, final);
     if (url === "yes") return urlEnd(text, from, final);
@@ -208,9 +227,9 @@ export function segmentEnd(text: string, from: number, final: boolean, startsMid
       anchor ??= firstCandidate(text, from, i, true, false, startsMidWord);
       if (anchor < 0 || i - anchor >= MAX_SEGMENT) return { end: i, complete: true, verbatim: false };
     }
-    const ch = text[i] as string;
-    if (i > from && STOP_CHARS.has(ch)) return { end: i, complete: true, verbatim: false };
-    if (!isWordChar(ch)) {
+    const code = text.charCodeAt(i);
+    if (i > from && isStopCode(code)) return { end: i, complete: true, verbatim: false };
+    if (code < 128 ? !isAsciiWordCode(code) : !isWordChar(text[i])) {
       i++;
       continue;
     }
@@ -226,14 +245,15 @@ export function segmentEnd(text: string, from: number, final: boolean, startsMid
         if (book === "unknown") return incomplete;
       }
     }
-    if (wordEnd(text, i, MAX_REFERENCE_WORD + 1) - i > MAX_REFERENCE_WORD) {
+    // Looked at once: a word that stops within the limit ends where the unlimited look would end it.
+    const j = wordEnd(text, i, MAX_REFERENCE_WORD + 1);
+    if (j - i > MAX_REFERENCE_WORD) {
       if (i > from) return { end: i, complete: true, verbatim: false };
       const end = wordEnd(text, i);
       return { end, complete: end < text.length || final, verbatim: true, word: true };
     }
-    const j = wordEnd(text, i);
     // "1. John 3:16" in a numbered list is not 1 John: a number closed by a full stop ends a segment.
-    if (/^\d+$/.test(text.slice(i, j)) && text[j] === ".") {
+    if (text[j] === "." && allDigits(text, i, j)) {
       const next = text[j + 1];
       if (next === undefined && !final) return incomplete;
       if (next === undefined || /\s/.test(next)) return { end: j + 1, complete: true, verbatim: false };

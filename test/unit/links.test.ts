@@ -224,3 +224,23 @@ describe("properties", () => {
     );
   }, 600_000);
 });
+
+// Outputs of main c373562 before segmentEnd decided stop characters, lowercase first letters and numbered-list
+// numbers by character code: the same text whole and split at every point.
+describe("convertLinks: segment ends decided by character code", () => {
+  const cases: readonly (readonly [string, string])[] = [
+  ["1. John 3:16 is good\n12. Romans 8:28 too","1. [John 3:16](/read/JHN/3?verse=16) is good\n12. [Romans 8:28](/read/ROM/8?verse=28) too"],
+  ["Gen 12. Ex 3 and 1 Cor 13","[Gen 12](/read/GEN/12). [Ex 3](/read/EXO/3) and [1 Cor 13](/read/1CO/13)"],
+  ["x|Gen 1:1 (Ps 23) [Ro 12] <b>Jn 3:16</b> `Ps 1` a\r\nRo 8","x|[Gen 1:1](/read/GEN/1?verse=1) ([Ps 23](/read/PSA/23)) [Ro 12](/read/ROM/12) <b>[Jn 3:16](/read/JHN/3?verse=16)</b> `Ps 1` a\r\n[Ro 8](/read/ROM/8)"],
+  ["Éxodo 20 y ángel Éxodo 3, éxodo 4","[Éxodo 20](/read/EXO/20) y ángel [Éxodo 3](/read/EXO/3), éxodo 4"],
+  ["Juan 3:16 y 17; capítulo 3 de Juan","[Juan 3:16](/read/JHN/3?verse=16) y [17](/read/JHN/3?verse=17); capítulo 3 de Juan"],
+  ["Genesisgenesisgenesisgenesisgenesis1 John 3:16","Genesisgenesisgenesisgenesisgenesis1 [John 3:16](/read/JHN/3?verse=16)"],
+  ["see www.bible.com/John3 and https://x.org/Ro_8 then John 3:16","see www.bible.com/John3 and https://x.org/Ro_8 then [John 3:16](/read/JHN/3?verse=16)"],
+  ["Song of Songs 2:1, through Psalm 23 to Ps 24 thru Ps 25","[Song of Songs 2:1](/read/SNG/2?verse=1), through [Psalm 23](/read/PSA/23) to [Ps 24](/read/PSA/24) thru [Ps 25](/read/PSA/25)"],
+  ["Ñu 3 Ńahum 1 ßeta 2 Nahum 1","Ñu 3 Ńahum 1 ßeta 2 Nahum 1"],
+  ];
+  it.each(cases)("%j", (text, expected) => {
+    expect(convertLinks(text)).toBe(expected);
+    for (let at = 1; at < text.length; at++) expect(streamed([text.slice(0, at), text.slice(at)]).out).toBe(expected);
+  });
+});
