@@ -59,7 +59,8 @@ export async function careOnProviderFailure(
         }
       : {}),
   };
-  const userTexts = turns.filter((t) => t.role === "user").map((t) => t.content);
+  // Read only when the run failed or its answer was withheld, not on every chat.
+  const userTexts = () => turns.filter((t) => t.role === "user").map((t) => t.content);
   let outcome: ChatOutcome;
   try {
     outcome = await run(tracked);
@@ -67,9 +68,10 @@ export async function careOnProviderFailure(
     if (opts.signal?.aborted || !(err instanceof ChatError) || err.provider === undefined) throw err;
     deps.logger?.warn({ provider: err.provider, address: providerAddress(deps, err.provider), code: err.code }, "model provider call failed");
     // The same decision the run made (care.ts), or the rules alone when the failure came before it.
-    if (!(decided ?? needsCare(userTexts))) throw err;
+    const texts = userTexts();
+    if (!(decided ?? needsCare(texts))) throw err;
     const resolved = resolveContext({ context: ctx } as ChatRunConfig, deps);
-    const reply = crisisReply(deps, resolved, userTexts);
+    const reply = crisisReply(deps, resolved, texts);
     const content = sent ? `\n\n${reply}` : reply;
     onDelta?.(content);
     deps.logger?.warn({ provider: err.provider, code: err.code, streamedBefore: sent.length > 0 }, "model provider failed on a message that needs care: sent the crisis reply");
@@ -84,12 +86,15 @@ export async function careOnProviderFailure(
     };
   }
   // The provider answered but withheld the answer from a person who needs care: the crisis reply follows.
-  if (outcome.kind !== "answer" || (outcome.finishReason !== "content_filter" && outcome.content.trim() !== "")) return outcome;
-  if (!(decided ?? needsCare(userTexts))) return outcome;
-  const reply = crisisReply(deps, resolveContext({ context: ctx } as ChatRunConfig, deps), userTexts);
-  const added = outcome.content.trim() === "" ? reply : `\n\n${reply}`;
+  if (outcome.kind !== "answer") return outcome;
+  const empty = outcome.content.trim() === "";
+  if (outcome.finishReason !== "content_filter" && !empty) return outcome;
+  const texts = userTexts();
+  if (!(decided ?? needsCare(texts))) return outcome;
+  const reply = crisisReply(deps, resolveContext({ context: ctx } as ChatRunConfig, deps), texts);
+  const added = empty ? reply : `\n\n${reply}`;
   onDelta?.(added);
-  deps.logger?.warn({ finishReason: outcome.finishReason, empty: outcome.content.trim() === "" }, "the provider withheld an answer that needs care: sent the crisis reply after it");
+  deps.logger?.warn({ finishReason: outcome.finishReason, empty }, "the provider withheld an answer that needs care: sent the crisis reply after it");
   return { ...outcome, content: outcome.content + added, finishReason: "stop" };
 }
 
