@@ -24,7 +24,7 @@ const ES_PARENTS = ["papa", "padre", "mama", "madre", "padrastro", "madrastra", 
 const EN_LEADERS = ["pastor", "pastors", "youth pastor", "youth leader", "priest", "priests", "minister", "elder", "elders", "bishop", "preacher", "deacon", "church leader", "church leaders"];
 const ES_LEADERS = ["pastor", "pastores", "pastor de jovenes", "lider de jovenes", "sacerdote", "sacerdotes", "cura", "lider", "lideres", "obispo", "ministro", "anciano", "predicador"];
 /** Texts that wound a person in distress, shared by several care concepts' `avoid:` (one list each). */
-const DOOM = "MAT 24, MRK 13, LUK 21, EZK 7, AMO 8, 2PE 3, MAT 25, MRK 9, LUK 16, REV 20, 2TH 1, JUD 1, MAT 10, MAT 13"; // the end of the age, eternal fire (every chapter of the "hell" concept)
+export const DOOM = "MAT 24, MRK 13, LUK 21, EZK 7, AMO 8, 2PE 3, MAT 25, MRK 9, LUK 16, REV 20, 2TH 1, JUD 1, MAT 10, MAT 13"; // the end of the age, eternal fire (every chapter of the "hell" concept)
 const SUBMISSION = "EPH 5, 1CO 7, 1PE 3, COL 3, TIT 2, GEN 3"; // wives, submit
 const SEXUAL_PURITY = "1CO 6, 1TH 4, 2TI 2, PRO 5, PRO 6, PRO 7, EPH 5, HEB 13, GAL 5, MAT 5, COL 3, 1CO 7, 1PE 3, GEN 39"; // flee immorality, and the false accusation of rape
 

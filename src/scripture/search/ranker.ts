@@ -32,9 +32,13 @@ export interface FusionOptions {
   /** How far a window's list share (listness.ts, in [0, 1]) damps its score: x max(0, 1 - list * share). */
   list: number;
   rrfK: number;
+  /** Weight of the concept nearest in meaning to a short search that names nothing (neighbours.ts), as a named concept's `weight`. */
+  neighbour: number;
+  /** The least mean cosine (the search's words with the concept) for that concept to count. */
+  neighbourMin: number;
 }
 
-export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.75, second: 0, title: 1, topic: 0.6, overlap: 0.5, avoid: 0.1, prior: 0.3, short: 3, shortPrior: 0.6, commentary: 0.2, list: 2, rrfK: 60 };
+export const DEFAULT_FUSION: FusionOptions = { mode: "blend", keyword: 0.75, second: 0, title: 1, topic: 0.6, overlap: 0.5, avoid: 0.1, prior: 0.3, short: 3, shortPrior: 0.6, commentary: 0.2, list: 2, rrfK: 60, neighbour: 0.4, neighbourMin: 0.5 };
 
 export interface DenseHit {
   index: number;

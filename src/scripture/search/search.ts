@@ -9,6 +9,7 @@ import { DEFAULT_FUSION, type DenseHit, type RankedChapter } from "./ranker.js";
 import { CARE_AVOID, conceptVocabulary } from "./concepts.js";
 import type { TitleEntry, TitleMatch } from "./titles.js";
 import { glossSpanish, looksSpanish } from "./spanish.js";
+import { loadNeighbours, nearestConcept, type Neighbours } from "./neighbours.js";
 import { alignNames, glossNames, loadNames, type Names } from "./names.js";
 import { PhraseIndex, type PhraseHit } from "./phrases.js";
 import { tokenize, words } from "./tokenizer.js";
@@ -133,6 +134,8 @@ export class ScriptureSearch {
    */
   generation: object | undefined;
   private names: Names | undefined;
+  /** Concepts near a search in meaning (shipped; none inferred when the file is missing or stale). */
+  private readonly neighbours: Neighbours | undefined = loadNeighbours();
   private readonly chapterTermCache = new Map<string, ChapterTerms>();
   /** The index terms of every cached chapter, as ids (term-verses.ts). */
   private readonly termIds = new Map<string, number>();
@@ -366,6 +369,9 @@ export class ScriptureSearch {
     const english = glossSpanish(spanish && this.names ? glossNames(req.query, this.names) : req.query, spanish);
     const titles = bestTitles(req.query, english);
     const concepts = conceptsOf(req.query, english, titles);
+    // A short search that names nothing ("unkind words") counts the concept nearest to it in meaning as
+    // named, weakly (neighbours.ts); never for a person the caller knows needs care.
+    const near = this.neighbours && !req.care && titles.length === 0 && concepts.length === 0 && new Set(tokenize(english)).size <= DEFAULT_FUSION.short ? nearestConcept(this.neighbours, english, DEFAULT_FUSION.neighbourMin) : undefined;
     // The concepts' own Bible words join the question for both signals ("temper" -> anger, wrath).
     let expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
     // A query of common words only that names scripture ("the bible") asks about scripture itself: the
@@ -383,7 +389,7 @@ export class ScriptureSearch {
     phrases ??= this.phraseHits(index, req, ranges);
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
-    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost(phrases))];
+    const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost(phrases)), ...(near ? [{ entry: near.concept.entry, length: 0, coverage: 1, weight: DEFAULT_FUSION.neighbour }] : [])];
     // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`, or
     // every care concept's when the caller already knows the asker needs care).
     const avoid = req.care ? CARE_AVOID : concepts.flatMap((m) => m.concept.avoid);
