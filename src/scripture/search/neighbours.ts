@@ -1,6 +1,6 @@
 /**
- * Concepts near a short search in meaning (issue 27). "unkind words", "travel" or "busyness" name no
- * concept of the table (concepts.ts), yet each means what one of them teaches (speech; stress at work).
+ * Concepts near a short search in meaning (issue 27). "unkind words", "talking about people" or "bragging"
+ * name no concept of the table (concepts.ts), yet each means what one of them teaches (speech; pride).
  * Such a search, when it names nothing else (no concept, no passage title), counts the concept nearest
  * to it in meaning as named, at a reduced weight (`DEFAULT_FUSION.neighbour`): its passages are the ones
  * that teach the subject, where the search's own words alone find the chapters that merely use them.
@@ -14,9 +14,9 @@
  *
  * Never inferred: care concepts (distress is named by the person, not guessed), and concepts that teach
  * mostly from the texts of the end of the age and eternal fire (`DOOM`), which wound the people the care
- * concepts protect. They stay in the table: a search nearest to one of them ("end it all", "hopeless",
- * "I want to die" are nearest to suicidal thoughts or despair) gets no concept at all, rather than the
- * next nearest ("dying to self" for "I want to die").
+ * concepts protect. The file keeps, per word, its highest cosine with any of them too: a search whose
+ * words are nearer to those, on average, than to the best concept it may get ("end it all", "hopeless",
+ * "the lake of fire") gets no concept at all rather than the next nearest.
  */
 import { createHash } from "node:crypto";
 import { DEFAULT_STUDY_DIR, readGzip } from "../../study/data.js";
@@ -71,14 +71,14 @@ export function decodeNeighbours(bytes: Buffer): NeighboursFile {
   return { ...header, words, rows: bytes.subarray(end + 1, end + 1 + count * ROW) };
 }
 
+/** A concept with this share of its passages in `DOOM` or more is never inferred (hell, the end times, the second coming). */
+const DOOM_SHARE = 0.4;
+
 /** Concepts a search may be found near: no care concept, none that teaches mostly from the texts that wound. */
 export function inferableConcepts(concepts: readonly Concept[] = CONCEPTS): Concept[] {
   const doom = new Set(DOOM.split(",").map((c) => c.trim()));
   return concepts.filter((c) => c.avoid.length === 0 && c.ranges.filter((r) => doom.has(`${r.book} ${r.chapter}`)).length < DOOM_SHARE * c.ranges.length);
 }
-
-/** A concept with this share of its passages in `DOOM` or more is never inferred (hell, the end times, the second coming). */
-const DOOM_SHARE = 0.4;
 
 /** What the table's meaning depends on: each concept's id, English terms and whether it may be inferred. */
 export function conceptsKey(concepts: readonly Concept[] = CONCEPTS): string {
@@ -115,7 +115,7 @@ export function nearestConcept(table: Neighbours, text: string, min: number): { 
   let best = -1;
   for (let i = 0; i < sum.length; i++) if (best < 0 || sum[i]! > sum[best]!) best = i;
   const score = sum[best]! / content.length;
-  // Nearer to distress (or doom) than to the best concept: nothing is inferred.
+  // Its words nearer, on average, to distress or doom (each word's nearest such concept) than to the best concept: nothing.
   return score >= min && score > distress / content.length ? { concept: table.concepts[best]!, score } : undefined;
 }
 
