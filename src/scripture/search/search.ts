@@ -369,9 +369,6 @@ export class ScriptureSearch {
     const english = glossSpanish(spanish && this.names ? glossNames(req.query, this.names) : req.query, spanish);
     const titles = bestTitles(req.query, english);
     const concepts = conceptsOf(req.query, english, titles);
-    // A short search that names nothing ("unkind words") counts the concept nearest to it in meaning as
-    // named, weakly (neighbours.ts); never for a person the caller knows needs care.
-    const near = this.neighbours && !req.care && titles.length === 0 && concepts.length === 0 && new Set(tokenize(english)).size <= DEFAULT_FUSION.short ? nearestConcept(this.neighbours, english, DEFAULT_FUSION.neighbourMin) : undefined;
     // The concepts' own Bible words join the question for both signals ("temper" -> anger, wrath).
     let expanded = concepts.length > 0 ? `${english} ${conceptVocabulary(concepts)}` : english;
     // A query of common words only that names scripture ("the bible") asks about scripture itself: the
@@ -389,6 +386,10 @@ export class ScriptureSearch {
     phrases ??= this.phraseHits(index, req, ranges);
     const tokens = tokenize(expanded);
     const keyword = index.ranker.bm25.sparse(tokens);
+    // A short search that names nothing ("unkind words") counts the concept nearest to it in meaning as
+    // named, weakly (neighbours.ts); never for a person the caller knows needs care. With nothing named,
+    // `tokens` are the question's own.
+    const near = this.neighbours && !req.care && titles.length === 0 && concepts.length === 0 && new Set(tokens).size <= DEFAULT_FUSION.short ? nearestConcept(this.neighbours, english, DEFAULT_FUSION.neighbourMin) : undefined;
     const boosts = [...titles, ...concepts.map((m) => conceptBoost(m, req.query)), ...relatedBoosts(titles, concepts), ...phrases.map(phraseBoost(phrases)), ...(near ? [{ entry: near.concept.entry, length: 0, coverage: 1, weight: DEFAULT_FUSION.neighbour }] : [])];
     // A person in distress is not handed the texts that wound them (a matched care concept's `avoid`, or
     // every care concept's when the caller already knows the asker needs care).
