@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_FUSION } from "../../src/scripture/search/ranker.js";
-import { startTestSearch, type TestSearch } from "../helpers/chroma.js";
+import { useTestSearch } from "../helpers/chroma.js";
 
 /** A short search that names nothing, on a real index of a few books (real Chroma, real WEB). */
 const BOOKS = ["DEU", "JER", "NUM", "PSA", "PRO", "MAT", "EPH", "COL", "JAS"];
 /** The chapters the concept "speech" teaches from (concepts-data.ts), among BOOKS. */
 const SPEECH = ["JAS 3", "PRO 18", "EPH 4", "MAT 12", "PRO 15", "PSA 141", "COL 4"];
-let svc: TestSearch;
-beforeAll(async () => {
-  svc = await startTestSearch({ books: BOOKS });
-}, 120_000);
-afterAll(async () => {
-  await svc?.close();
-});
+const svcOf = useTestSearch({ books: BOOKS });
 
 const chapters = async (query: string, care = false) =>
-  (await svc.search.search({ query, bibleId: "eng-web", limit: 10, ...(care ? { care } : {}) })).results.map((r) => `${r.book_id} ${r.chapter}`);
+  (await svcOf().search.search({ query, bibleId: "eng-web", limit: 10, ...(care ? { care } : {}) })).results.map((r) => `${r.book_id} ${r.chapter}`);
 
 /** The ranking with the nearest concept's weight set to `weight` for one search. */
 async function withWeight<T>(weight: number, run: () => Promise<T>): Promise<T> {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSearch, type TestSearch } from "../helpers/chroma.js";
+import { describe, expect, it } from "vitest";
+import { useTestSearch } from "../helpers/chroma.js";
 
 /** Words people remember, on a real index of a few books (real Chroma, real KJV, WEB and RV1909). */
 const BOOKS = ["EXO", "RUT", "1SA", "2CH", "JOB", "PSA", "LUK", "PHP"];
-let svc: TestSearch;
-beforeAll(async () => {
-  svc = await startTestSearch({ books: BOOKS });
-}, 120_000);
-afterAll(async () => {
-  await svc?.close();
-});
+const svcOf = useTestSearch({ books: BOOKS });
 
-const search = (query: string, bibleId = "eng-web") => svc.search.search({ query, bibleId, limit: 5 });
+const search = (query: string, bibleId = "eng-web") => svcOf().search.search({ query, bibleId, limit: 5 });
 
 describe("search: words people remember", () => {
   it("when a line is typed in the KJV's words, then its chapter comes first with the remembered verse highlighted", async () => {
@@ -55,7 +49,7 @@ describe("search: words people remember", () => {
 
 describe("keyword_search: verse-level hits", () => {
   it("when the words are 'be still', then Psalm 46:10 is among the verses, each verse once", async () => {
-    const { results } = await svc.search.keyword({ query: "be still", bibleId: "eng-web", limit: 10 });
+    const { results } = await svcOf().search.keyword({ query: "be still", bibleId: "eng-web", limit: 10 });
     const refs = results.map((r) => r.reference);
     expect(refs).toContain("Psalm 46:10");
     expect(new Set(refs).size).toBe(refs.length);
@@ -66,7 +60,7 @@ describe("keyword_search: verse-level hits", () => {
   });
 
   it("when a word fills many overlapping windows, then no verse is listed twice and the list spans passages", async () => {
-    const { results } = await svc.search.keyword({ query: "love", bibleId: "eng-web", limit: 25 });
+    const { results } = await svcOf().search.keyword({ query: "love", bibleId: "eng-web", limit: 25 });
     const refs = results.map((r) => r.reference);
     expect(refs.length).toBe(25);
     expect(new Set(refs).size).toBe(25);
@@ -75,7 +69,7 @@ describe("keyword_search: verse-level hits", () => {
   });
 
   it("when a filter names a book, then every verse is from that book", async () => {
-    const { results } = await svc.search.keyword({ query: "be still", bibleId: "eng-kjv", book: "PSA", limit: 10 });
+    const { results } = await svcOf().search.keyword({ query: "be still", bibleId: "eng-kjv", book: "PSA", limit: 10 });
     expect(results.length).toBeGreaterThan(0);
     for (const r of results) expect(r.reference).toMatch(/^Psalm /);
     expect(results.map((r) => r.reference)).toContain("Psalm 46:10");

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { loadBibleLibrary, type BibleLibrary } from "../../src/scripture/corpus.js";
 import { startSearchService, type SearchService, type SearchServiceOptions } from "../../src/scripture/search/service.js";
 import type { ChapterSource } from "../../src/scripture/search/types.js";
@@ -57,4 +58,16 @@ export async function startTestSearch(
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** One search service for a whole test file: started before its tests, closed after them; call the getter inside a test. */
+export function useTestSearch(options: Parameters<typeof startTestSearch>[0] = {}): () => TestSearch {
+  let svc: TestSearch | undefined;
+  beforeAll(async () => {
+    svc = await startTestSearch(options);
+  }, 120_000);
+  afterAll(async () => {
+    await svc?.close();
+  });
+  return () => svc!;
 }
