@@ -208,3 +208,39 @@ describe("concept balance (issue 20): what each tradition's pastor opens beside 
     expect(chapters("divorce")).toEqual(expect.arrayContaining(["MAT 19", "MRK 10", "1CO 7", "MAL 2"]));
   });
 });
+
+describe("topic searches (issue 27): topic-only terms, and family words in a message of distress", () => {
+  const care = (q: string) => matchConcepts(q).filter((m) => m.concept.avoid.length > 0).map((m) => m.concept.id);
+
+  it("when a term is topic-only (=term), then it names its concept as a search's topic, but not as a word inside a story or a remembered line", () => {
+    expect(ids("victory")).toEqual(["victory"]);
+    expect(ids("What does the Bible say about inheritance?")).toEqual(["inheritance"]);
+    expect(ids("inheritance laws")).toEqual(["inheritance"]);
+    expect(ids("parable of the son who wasted his inheritance and came home")).not.toContain("inheritance");
+    expect(ids("Joseph is sold by his brothers into slavery")).not.toContain("slavery");
+    expect(ids("weeping may endure for a night")).not.toContain("perseverance");
+    // A phrase that is not topic-only still names its concept in a long question.
+    expect(ids("how do I know if I am leaving an inheritance to my children the right way")).toContain("inheritance");
+    // The marker is not part of the term: the window tags and the Bible words read the bare word.
+    const victory = CONCEPTS.find((c) => c.id === "victory")!;
+    expect(victory.terms).toContain("victory");
+    expect(victory.names.some((n) => n.startsWith("="))).toBe(false);
+    expect(victory.topicOnly[victory.terms.indexOf("victory")]).toBe(true);
+    expect(victory.topicOnly[victory.terms.indexOf("more than conquerors")]).toBe(false);
+  });
+
+  it("when a Spanish search is weighed for a topic-only term, then its English gloss's content words count, not its Spanish frame", () => {
+    const spanish = (q: string) => matchConcepts(q, undefined, "es", tokenize(glossSpanish(q, true)).length).map((m) => m.concept.id);
+    expect(spanish("¿Qué dice la Biblia sobre la esclavitud?")).toEqual(["slavery"]);
+    expect(spanish("esclavitud")).toEqual(["slavery"]);
+  });
+
+  it("when a message of distress holds a family word, then the care concept takes it, not a topic about family", () => {
+    expect(ids("my mother passed away yesterday")).toEqual(["grief"]);
+    expect(ids("my brother killed himself last week")).toEqual(["loss to suicide"]);
+    expect(ids("i have no family left")).toEqual(["loneliness"]);
+    expect(care("my teacher touched me")).toEqual(["sexual assault"]);
+    expect(care("mi tio me tocaba")).toEqual(["sexual assault"]);
+    expect(ids("i hate myself")).not.toContain("hatred");
+  });
+});

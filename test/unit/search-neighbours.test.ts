@@ -67,13 +67,12 @@ describe("concepts near a search in meaning: the shipped rows are the encoder's"
 
 describe("concepts near a search in meaning: which concept a search gets", () => {
   it("when a short search names no concept, then it gets the concept whose teaching it means", () => {
-    for (const q of ["unkind words", "What does the Bible say about unkind words?", "talking about people", "harsh words", "bragging", "murder"]) expect(matchConcepts(q), q).toEqual([]);
-    expect(near("unkind words")).toBe("speech");
-    expect(near("What does the Bible say about unkind words?")).toBe("speech");
-    expect(near("talking about people")).toBe("speech");
+    for (const q of ["harsh words", "What does the Bible say about harsh words?", "nasty comments", "trash talk", "bragging"]) expect(matchConcepts(q), q).toEqual([]);
     expect(near("harsh words")).toBe("speech");
+    expect(near("What does the Bible say about harsh words?")).toBe("speech");
+    expect(near("nasty comments")).toBe("speech");
+    expect(near("trash talk")).toBe("speech");
     expect(near("bragging")).toBe("pride");
-    expect(near("murder")).toBe("death penalty");
   });
 
   it("when a search is nearer to distress or to doom than to any concept it may get, then it gets none", () => {

@@ -13,13 +13,19 @@
  */
 import { parseTitleRange, type TitleEntry, type TitleRange } from "./titles.js";
 import { CONCEPT_LINES } from "./concepts-data.js";
-import { words } from "./tokenizer.js";
+import { tokenize, words } from "./tokenizer.js";
 import { wordTable } from "../../word-table.js";
 
 export interface Concept {
   id: string;
   /** Modern words and phrases, English then Spanish, accent-folded; a trailing `*` on a word is a prefix. */
   terms: string[];
+  /**
+   * Per term: written `=term` in the table, it names the concept only when it is the search's topic (at
+   * most one other content word: "victory", "what does the Bible say about the future"), never as a word
+   * inside a story or a remembered line ("Joseph is sold into slavery", "weeping may endure for a night").
+   */
+  topicOnly: boolean[];
   /** How many of `terms` are English (the rest are Spanish). */
   english: number;
   /** The Bible's own words for it, added to a query that names the concept. */
@@ -48,17 +54,22 @@ export interface ConceptMatch {
   words: string[];
 }
 
+/** How many content words besides a topic-only term's own a search may hold and still be about it. */
+export const TOPIC_ONLY_SLACK = 1;
+
 /** `id | english terms | spanish terms | bible words | passages [| avoid: chapters]`; lists comma-separated. */
 export function parseConceptLine(line: string): Concept {
   const parts = line.split("|").map((p) => p.trim());
   if (parts.length !== 5 && parts.length !== 6) throw new Error(`concept line needs 5 or 6 fields: ${line}`);
   const [id, en, es, bible, at, avoidField] = parts as [string, string, string, string, string, string | undefined];
   const list = (s: string) => s.split(",").map((t) => t.trim()).filter(Boolean);
-  const terms = [...list(en), ...list(es)].map((t) => words(t).join(" ") + (t.endsWith("*") ? "*" : ""));
+  const raw = [...list(en), ...list(es)];
+  const topicOnly = raw.map((t) => t.startsWith("="));
+  const terms = raw.map((t) => words(t).join(" ") + (t.endsWith("*") ? "*" : ""));
   if (terms.length === 0) throw new Error(`concept ${id} has no terms`);
   const ranges = list(at).map(parseTitleRange);
   if (ranges.length === 0) throw new Error(`concept ${id} has no passages`);
-  const names = list(en).filter((t) => !t.includes("*")).slice(0, 6);
+  const names = list(en).filter((t) => !t.includes("*")).map((t) => t.replace(/^=/, "")).slice(0, 6);
   const entry: TitleEntry = { kind: "topic", names: [...new Set([id, ...names])], ranges, phrases: [] };
   if (avoidField !== undefined && !avoidField.startsWith("avoid:")) throw new Error(`concept ${id}: the sixth field starts with "avoid:"`);
   const avoid = list(avoidField?.slice("avoid:".length) ?? "").map((r) => {
@@ -69,7 +80,7 @@ export function parseConceptLine(line: string): Concept {
   for (const a of avoid) {
     if (ranges.some((r) => r.book === a.book && a.chapter >= r.chapter && a.chapter <= r.chapterEnd)) throw new Error(`concept ${id}: ${a.book} ${a.chapter} is both taught and avoided`);
   }
-  return { id, terms, english: list(en).length, bible: bible.split(/[\s,]+/).filter(Boolean), ranges, names, entry, avoid };
+  return { id, terms, topicOnly, english: list(en).length, bible: bible.split(/[\s,]+/).filter(Boolean), ranges, names, entry, avoid };
 }
 
 export const CONCEPTS: readonly Concept[] = CONCEPT_LINES.map(parseConceptLine);
@@ -107,6 +118,7 @@ export type TermLanguage = "en" | "es" | "any";
 interface Pattern {
   concept: Concept;
   lang: "en" | "es";
+  topicOnly: boolean;
   words: { text: string; prefix: boolean }[];
 }
 
@@ -123,7 +135,7 @@ function compile(concepts: readonly Concept[]): Map<string, Pattern[]> {
       const key = ws[0]!.text.slice(0, 3);
       let list = index.get(key);
       if (!list) index.set(key, (list = []));
-      list.push({ concept, lang: t < concept.english ? "en" : "es", words: ws });
+      list.push({ concept, lang: t < concept.english ? "en" : "es", topicOnly: concept.topicOnly[t] ?? false, words: ws });
     }
   }
   return index;
@@ -137,9 +149,10 @@ const wordMatches = (q: string, p: { text: string; prefix: boolean }) => (p.pref
 /**
  * Concepts named in the query. Every concept found counts (a question about "worry about money" is
  * about both), but a match that lies inside a longer match of another concept is dropped ("fear of
- * death" is not also "fear" and "death").
+ * death" is not also "fear" and "death"). `content`: the search's content words (its own by default; a
+ * Spanish search's English gloss's), against which a topic-only term is weighed.
  */
-export function matchConcepts(query: string, concepts?: readonly Concept[], lang: TermLanguage = "any"): ConceptMatch[] {
+export function matchConcepts(query: string, concepts?: readonly Concept[], lang: TermLanguage = "any", content = tokenize(query).length): ConceptMatch[] {
   let index = DEFAULT;
   if (concepts) {
     index = compiled.get(concepts) ?? compile(concepts);
@@ -152,6 +165,7 @@ export function matchConcepts(query: string, concepts?: readonly Concept[], lang
       if (i + p.words.length > q.length || (lang !== "any" && p.lang !== lang)) continue;
       let ok = true;
       for (let j = 0; j < p.words.length && ok; j++) ok = wordMatches(q[i + j]!, p.words[j]!);
+      if (ok && p.topicOnly) ok = content - tokenize(q.slice(i, i + p.words.length).join(" ")).length <= TOPIC_ONLY_SLACK;
       const prior = best.get(p.concept);
       if (ok && (!prior || p.words.length > prior.length)) best.set(p.concept, { concept: p.concept, length: p.words.length, start: i, words: q.slice(i, i + p.words.length) });
     }

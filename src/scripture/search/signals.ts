@@ -25,7 +25,9 @@ export function bestTitles(query: string, english: string): TitleMatch[] {
  */
 export function conceptsOf(query: string, english: string, titles: readonly TitleMatch[]): ConceptMatch[] {
   const found = new Map<string, ConceptMatch>();
-  const matches = english === query ? matchConcepts(query) : outermost([...matchConcepts(query, undefined, "es"), ...matchConcepts(english, undefined, "en")]);
+  // A topic-only term is weighed against the English words, the Spanish tokenizer keeping more of a question's frame.
+  const content = tokenize(english).length;
+  const matches = english === query ? matchConcepts(query, undefined, "any", content) : outermost([...matchConcepts(query, undefined, "es", content), ...matchConcepts(english, undefined, "en", content)]);
   for (const m of matches) {
     const prior = found.get(m.concept.id);
     if (!prior || m.length > prior.length) found.set(m.concept.id, m);

@@ -236,7 +236,7 @@ export const TITLE_LINES: readonly string[] = [
   "Elijah who is to come|sun of righteousness: MAL 4",
   // Gospels
   "Genealogy of Jesus: MAT 1, LUK 3",
-  "Birth of Jesus|the nativity|Christmas story|Joseph's dream|la navidad|nacimiento de Jesús: MAT 1:18-25, LUK 2:1-20",
+  "Birth of Jesus|the nativity|Christmas|Christmas story|Joseph's dream|la navidad|nacimiento de Jesús: MAT 1:18-25, LUK 2:1-20",
   "The wise men|the magi|star of Bethlehem|visit of the magi|flight into Egypt|massacre of the innocents: MAT 2",
   "John the Baptist|baptism of Jesus|voice in the wilderness|repent for the kingdom of heaven is at hand: MAT 3, MRK 1, LUK 3",
   "Temptation of Jesus|Jesus tempted in the wilderness|forty days in the desert: MAT 4, LUK 4",
