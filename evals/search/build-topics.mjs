@@ -1,6 +1,7 @@
 // Builds topics-dev.jsonl and topics-heldout.jsonl from topics.src.txt (see its header for the format, the
-// split and the phrasing). Refuses a topic the concept table covers (this set measures the ranking where no
-// table helps). Run: node --import tsx evals/search/build-topics.mjs
+// split and the phrasing). The topics were chosen in session 8 as ones the concept table did not cover; the
+// table has grown since (session 17), so this prints how many today's table names instead of refusing them
+// (eval:search reports the two groups apart). Run: node --import tsx evals/search/build-topics.mjs
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { matchConcepts } from "../../src/scripture/search/concepts.ts";
@@ -23,6 +24,6 @@ lines.forEach((l, i) => {
   if (hit.length > 0) covered.push(`${topic} (${[...new Set(hit.map((m) => m.concept.id))].join(", ")})`);
   out[n % 2 === 0 ? "heldout" : "dev"].push(JSON.stringify({ id: n, query, targets: [...new Set(chapters)], lang: "en" }));
 });
-if (covered.length > 0) throw new Error(`topics the concept table covers (remove them):\n  ${covered.join("\n  ")}`);
+console.log(`named by today's concept table: ${covered.length} of ${lines.length}`);
 for (const s of ["dev", "heldout"]) writeFileSync(join(dir, `topics-${s}.jsonl`), out[s].join("\n") + "\n");
 console.log(`dev ${out.dev.length}, heldout ${out.heldout.length}`);
