@@ -18,8 +18,10 @@
  * searches as people type them (topics, remembered verse fragments in KJV and modern wording, names,
  * Spanish), written before issue 27 changed the ranking; only its dev half's misses are printed.
  * The topics set (`topics-dev.jsonl`, `topics-heldout.jsonl`, built from topics.src.txt; session 8): one- to
- * three-word topic searches the concept table does not cover, half asked as "What does the Bible say about
- * X?"; only its dev half's misses are printed and tuned on.
+ * three-word topic searches the concept table did not cover then, half asked as "What does the Bible say
+ * about X?"; only its dev half's misses are printed and tuned on. The blind topic set 2 (`topics2-*.jsonl`,
+ * from topics2.src.txt; session 17): the same kind, written by a helper who had not read the concept table,
+ * the titles or any set; its held-out half judges the table.
  * Nave's topics (data/study/naves.json.gz; never used by the ranking, so it can judge it): every topic
  * with at least 20 references, its name as the query, the chapters it cites as targets (recall@5 is
  * the share of the top 5 that Nave cites, as five results cannot hold more).
@@ -51,6 +53,8 @@ const typedDev = load("typed-dev.jsonl");
 const typedHeld = load("typed-heldout.jsonl");
 const topicsDev = load("topics-dev.jsonl");
 const topicsHeld = load("topics-heldout.jsonl");
+const topics2Dev = load("topics2-dev.jsonl");
+const topics2Held = load("topics2-heldout.jsonl");
 
 const naves = navesSet();
 
@@ -90,6 +94,9 @@ const SETS: [string, EvalQuery[]][] = [
   ...byPhrasing("topics dev", topicsDev),
   ...byPhrasing("topics held-out", topicsHeld),
   ...byNaming("topics held-out", topicsHeld),
+  ...byPhrasing("topics2 dev", topics2Dev),
+  ...byPhrasing("topics2 held-out", topics2Held),
+  ...byNaming("topics2 held-out", topics2Held),
   ["Nave's topics (>= 20 refs)", naves],
 ];
 
@@ -117,7 +124,7 @@ async function main() {
     const sims = new Map<EvalQuery, number[]>();
     const low = new Map<EvalQuery, boolean>();
     const base = new Map<EvalQuery, string[]>();
-    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld, ...typedDev, ...typedHeld, ...topicsDev, ...topicsHeld, ...naves]) {
+    for (const q of [...stories, ...everydayDev, ...everydayHeld, ...blind, ...careDev, ...careHeld, ...typedDev, ...typedHeld, ...topicsDev, ...topicsHeld, ...topics2Dev, ...topics2Held, ...naves]) {
       const { results, lowConfidence } = await service.search.search({ query: q.query, bibleId: "eng-web", limit: 10 });
       low.set(q, lowConfidence);
       ours.set(q, results.map((r) => `${r.book_id} ${r.chapter}`));
@@ -143,7 +150,7 @@ async function main() {
     const dump = process.argv.indexOf("--dump");
     if (dump > 0) writeFileSync(process.argv[dump + 1]!, JSON.stringify([...ours].map(([q, r]) => ({ query: q.query, targets: q.targets, ranked: r, similarity: sims.get(q), lowConfidence: low.get(q) }))));
     if (process.argv.includes("--misses")) {
-      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev], ["typed dev", typedDev], ["topics dev", topicsDev]] as const) {
+      for (const [label, set] of [["stories+passages", stories.filter((q) => q.split === "dev")], ["everyday dev", everydayDev], ["blind dev", blindDev], ["care dev", careDev], ["typed dev", typedDev], ["topics dev", topicsDev], ["topics2 dev", topics2Dev]] as const) {
         const misses = set.filter((q) => !ours.get(q)!.slice(0, 5).some((x) => q.targets.includes(x)) || ours.get(q)!.slice(0, 3).some((x) => q.harmful?.includes(x)));
         console.log(`\n${label} misses at 5${set === careDev ? " or harmed at 3" : ""} (${misses.length}; held-out misses are not printed):`);
         for (const m of misses) console.log(`  ${m.query} -> ${ours.get(m)!.slice(0, 5).join(", ")} (want ${m.targets.join(", ")})${m.harmful ? `; harmful in top 3: ${ours.get(m)!.slice(0, 3).filter((x) => m.harmful!.includes(x)).join(", ") || "none"}` : ""}`);
