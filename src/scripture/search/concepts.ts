@@ -57,6 +57,9 @@ export interface ConceptMatch {
 /** How many content words besides a topic-only term's own a search may hold and still be about it. */
 export const TOPIC_ONLY_SLACK = 1;
 
+/** Distinct content words (stopwords out, stemmed), as the ranker counts a short search's. */
+export const contentWords = (text: string): number => new Set(tokenize(text)).size;
+
 /** `id | english terms | spanish terms | bible words | passages [| avoid: chapters]`; lists comma-separated. */
 export function parseConceptLine(line: string): Concept {
   const parts = line.split("|").map((p) => p.trim());
@@ -152,7 +155,7 @@ const wordMatches = (q: string, p: { text: string; prefix: boolean }) => (p.pref
  * death" is not also "fear" and "death"). `content`: the search's content words (its own by default; a
  * Spanish search's English gloss's), against which a topic-only term is weighed.
  */
-export function matchConcepts(query: string, concepts?: readonly Concept[], lang: TermLanguage = "any", content = tokenize(query).length): ConceptMatch[] {
+export function matchConcepts(query: string, concepts?: readonly Concept[], lang: TermLanguage = "any", content = contentWords(query)): ConceptMatch[] {
   let index = DEFAULT;
   if (concepts) {
     index = compiled.get(concepts) ?? compile(concepts);
@@ -165,7 +168,7 @@ export function matchConcepts(query: string, concepts?: readonly Concept[], lang
       if (i + p.words.length > q.length || (lang !== "any" && p.lang !== lang)) continue;
       let ok = true;
       for (let j = 0; j < p.words.length && ok; j++) ok = wordMatches(q[i + j]!, p.words[j]!);
-      if (ok && p.topicOnly) ok = content - tokenize(q.slice(i, i + p.words.length).join(" ")).length <= TOPIC_ONLY_SLACK;
+      if (ok && p.topicOnly) ok = content - contentWords(q.slice(i, i + p.words.length).join(" ")) <= TOPIC_ONLY_SLACK;
       const prior = best.get(p.concept);
       if (ok && (!prior || p.words.length > prior.length)) best.set(p.concept, { concept: p.concept, length: p.words.length, start: i, words: q.slice(i, i + p.words.length) });
     }

@@ -2,7 +2,7 @@
  * What a question names, as ranker boosts (search.ts): passage titles (matched on the question and its
  * English gloss), concepts, and the concepts related to a story the question names.
  */
-import { CONCEPTS, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
+import { CONCEPTS, contentWords, matchConcepts, outermost, type Concept, type ConceptMatch } from "./concepts.js";
 import { matchTitles, phraseTokens, type TitleEntry, type TitleMatch, type TitleRange } from "./titles.js";
 import { tokenize } from "./tokenizer.js";
 
@@ -26,7 +26,7 @@ export function bestTitles(query: string, english: string): TitleMatch[] {
 export function conceptsOf(query: string, english: string, titles: readonly TitleMatch[]): ConceptMatch[] {
   const found = new Map<string, ConceptMatch>();
   // A topic-only term is weighed against the English words, the Spanish tokenizer keeping more of a question's frame.
-  const content = tokenize(english).length;
+  const content = contentWords(english);
   const matches = english === query ? matchConcepts(query, undefined, "any", content) : outermost([...matchConcepts(query, undefined, "es", content), ...matchConcepts(english, undefined, "en", content)]);
   for (const m of matches) {
     const prior = found.get(m.concept.id);
