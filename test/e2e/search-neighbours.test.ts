@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { loadNeighbours, nearestConcept } from "../../src/scripture/search/neighbours.js";
 import { DEFAULT_FUSION } from "../../src/scripture/search/ranker.js";
 import { useTestSearch } from "../helpers/chroma.js";
 
 /** A short search that names nothing, on a real index of a few books (real Chroma, real WEB). */
 const BOOKS = ["DEU", "JER", "NUM", "PSA", "PRO", "MAT", "EPH", "COL", "JAS"];
-/** The chapters the concept "speech" teaches from (concepts-data.ts), among BOOKS. */
-const SPEECH = ["JAS 3", "PRO 18", "EPH 4", "MAT 12", "PRO 15", "PSA 141", "COL 4"];
+/** The chapters, among BOOKS, of the concept the shipped table infers for a search (the table follows concepts-data.ts). */
+function inferred(query: string): { id: string; chapters: string[] } {
+  const near = nearestConcept(loadNeighbours()!, query, DEFAULT_FUSION.neighbourMin)!;
+  return { id: near.concept.id, chapters: near.concept.ranges.filter((r) => BOOKS.includes(r.book)).map((r) => `${r.book} ${r.chapter}`) };
+}
 const svcOf = useTestSearch({ books: BOOKS });
 
 const chapters = async (query: string, care = false) =>
@@ -23,14 +27,16 @@ async function withWeight<T>(weight: number, run: () => Promise<T>): Promise<T> 
 }
 
 describe("search: the concept nearest in meaning to a short search that names nothing", () => {
-  it("when the search is 'harsh words', then more of the chapters that teach about speech rank, the concept's first (James 3) among them", async () => {
-    const ranked = await chapters("What does the Bible say about harsh words?");
-    const without = await withWeight(0, () => chapters("What does the Bible say about harsh words?"));
-    const teaching = (list: string[]) => list.filter((c) => SPEECH.includes(c)).length;
-    // On these nine books, James 3 enters the top 10 only with the inferred concept.
+  it("when the search is 'harsh words', then more of the chapters its inferred concept teaches from rank, the concept's first among them", async () => {
+    const q = "What does the Bible say about harsh words?";
+    const concept = inferred(q);
+    // Speech or kindness, both of which teach about words (test/unit/search-neighbours.test.ts).
+    expect(["speech", "kindness"]).toContain(concept.id);
+    const ranked = await chapters(q);
+    const without = await withWeight(0, () => chapters(q));
+    const teaching = (list: string[]) => list.filter((c) => concept.chapters.includes(c)).length;
     expect(teaching(ranked)).toBeGreaterThan(teaching(without));
-    expect(ranked).toContain("JAS 3");
-    expect(without).not.toContain("JAS 3");
+    expect(ranked).toContain(concept.chapters[0]);
   });
 
   it("when the caller knows the asker needs care, then nothing is inferred", async () => {
