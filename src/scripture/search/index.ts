@@ -236,6 +236,12 @@ export async function acquireCollection<T>(
     const claim = await board.tryClaim();
     if (claim) {
       try {
+        // The replica that built it may have finished since the check above: it clears its claims when
+        // done, so this claim can be a fresh generation over a complete collection. Build only if not.
+        if (await store.isComplete(expected)) {
+          await board.clear();
+          return undefined;
+        }
         const result = await build(claim);
         // Claims of a finished build mean nothing; left behind they would slow Chroma's start.
         await board.clear();
