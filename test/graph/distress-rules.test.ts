@@ -166,6 +166,36 @@ describe("kinds from set 6's training file (docs/care.md, set 6)", () => {
   });
 });
 
+const coreKinds: [string, string[]][] = [
+  ["hanging said with the verb", ["ich werde mich erhängen", "ich häng mich auf", "vou me enforcar"]],
+  ["self-harm in the past tense", ["ich hab mich wieder geritzt", "je me suis coupé les bras hier soir", "je me suis encore scarifiée"]],
+  ["under a train, before a vehicle", ["me voy a tirar a las vías del tren", "vou me jogar na frente do trem"]],
+  ["a whole box of pills taken", ["tomei uma caixa inteira de comprimidos"]],
+  ["a child's words: messes with me at night", ["meu padrasto mexe comigo de noite"]],
+  ["no strength left to live", ["não tenho mais forças pra viver", "i have no strength left to live"]],
+];
+
+describe("core expressions a lexicon of direct wording found missing (docs/care.md, session 18)", () => {
+  describe.each(coreKinds)("%s", (_kind, texts) => {
+    it.each(texts)("when the message is %j, then the rules read it as distress", (text) => {
+      expect(isDistressByRules(text)).toBe(true);
+      expect(needsCare([text])).toBe(true);
+    });
+  });
+
+  it.each([
+    "je me suis coupé les cheveux hier",
+    "je me suis coupé le doigt en cuisinant",
+    "ich habe mich beim kochen geschnitten",
+    "ich häng mich mal rein bei der arbeit",
+    "voy a tirar a la basura los papeles viejos",
+    "meu chefe mexe comigo no trabalho com piadas",
+    "no energy left to keep going at the gym today",
+  ])("when the message is %j, then these kinds leave it quiet", (text) => {
+    expect(isDistressByRules(text)).toBe(false);
+  });
+});
+
 describe("kinds an outside reviewer's set found (evals/care set 2)", () => {
   describe.each(outsideKinds)("%s", (_kind, texts) => {
     it.each(texts)("when the message is %j, then it reads as distress", (text) => {

@@ -62,6 +62,10 @@ export const DE: LanguageRules = {
     selbstverletzung: [
       "(?:mich|mir) (?:ritzen|ritze|etwas antun|was antun|wehtun|weh tun)",
       "(?:ritze|ritzen|verletze|schneide) mich",
+      "(?:hab|habe|hatte) mich (?:\\w+ ){0,2}(?:geritzt|selbst verletzt)",
+      "(?:pulsadern|arme|arm|handgelenke|handgelenk|beine) (?:\\w+ ){0,2}(?:aufgeschnitten|aufgeritzt|geschnitten|geritzt)",
+      "mich (?:\\w+ ){0,2}(?:erhangen|erhaengen|aufhangen|aufhaengen)",
+      "(?:hange|haenge|hang|haeng) mich (?:\\w+ ){0,2}auf",
     ],
     missbrauch: [
       "missbraucht",

@@ -61,6 +61,7 @@ export const EN: LanguageRules = {
       "better off (?:dead|without me|if i (?:was|were) (?:gone|dead))",
       "(?:dont|do not|no longer|never|dont really|doesnt|do not really) (?:want|wish) (?:to )?(?:live|be alive|be here|exist|wake up|go on|keep going|keep living)",
       "no (?:reason|point|purpose) (?:to|in|of) (?:live|living|go on|going on|being alive|life|keep going)",
+      "no (?:strength|will|fight) (?:left )?(?:to|in me to) (?:live|keep living|go on|stay alive|keep going)",
       "(?:whats|what is) (?:even )?the point (?:of|in) (?:living|life|going on|being alive|anything|me|my life)",
       "(?:ready to|want to|wanna|going to|time to) check out(?! (?:the|this|a|some|at|of))",
       "check out (?:for good|early|permanently|of life)",

@@ -61,8 +61,8 @@ export const ES: LanguageRules = {
       "(?:tengo|compre|consegui|guarde|prepare) (?:la|una|el|un|las|mis) (?:cuerda|soga|pistola|arma|navaja|cuchilla|pastillas|veneno)(?: \\w+)? (?:lista|listo|listas|preparad[oa]s?|aqui|para mi|conmigo)",
       `compre (?:\\w+ )?${MEDIOS}(?: \\w+)?(?: \\w+)? (?:para mi|es para mi)`,
       "(?:estoy|ando) (?:en|arriba de|sobre|encima de) (?:el|la|un|una) (?:puente|azotea|techo|cornisa|vias del tren|orilla del edificio)",
-      "(?:me voy a|voy a|quiero|pienso) (?:tirar|aventar|lanzar|arrojar) (?:de|del|al|por|desde) (?:un |el |la |una )?(?:puente|edificio|azotea|techo|balcon|ventana|tren|metro|vias|piso)",
-      "(?:tirarme|aventarme|lanzarme|arrojarme) (?:de|del|al|por|desde) (?:un |el |la |una )?(?:puente|edificio|azotea|techo|balcon|ventana|tren|metro|camion|vias|piso)",
+      "(?:me voy a|voy a|quiero|pienso) (?:tirar|aventar|lanzar|arrojar) (?:de|del|al|por|desde|a las|a los|a la|bajo|debajo de|delante de|frente a) (?:un |el |la |una )?(?:puente|edificio|azotea|techo|balcon|ventana|tren|metro|vias|piso)",
+      "(?:tirarme|aventarme|lanzarme|arrojarme) (?:de|del|al|por|desde|a las|a los|a la|bajo|debajo de|delante de|frente a) (?:un |el |la |una )?(?:puente|edificio|azotea|techo|balcon|ventana|tren|metro|camion|vias|piso)",
       `cuant[oa]s (?:\\w+ )?${MEDIOS} (?:para morir|son mortales|se necesitan para)`,
     ],
     sobredosis: [

@@ -61,7 +61,7 @@ export const FR: LanguageRules = {
       `(?:jai|j ai) (?:pris|avale|bu) (?:toute la boite|toutes les boites|tous mes|toutes mes|tous les|toutes les|trop de|plein de|une boite de|\\d+)(?: de| d)? (?:\\w+ )?(?:${MOYENS}|boite)`,
       "(?:jai|j ai) (?:bu|avale) (?:de la javel|du poison|du javel)",
     ],
-    automutilation: ["je me (?:scarifie|coupe|mutile|brule|fais du mal)", "scarif\\w*", "automutil\\w*"],
+    automutilation: ["je me (?:scarifie|coupe|mutile|brule|fais du mal)", "je me suis (?:encore |de nouveau )?(?:scarifie|mutile|fait du mal)e?s?", "je me suis (?:encore |de nouveau )?(?:coupe|brule|taillade)e?s? (?:les|aux|le|au) (?:bras|poignets?|veines|cuisses|ventre)", "scarif\\w*", "automutil\\w*"],
     abus: [
       "(?:il|elle|on|(?:mon|ma) (?!dieu|seigneur|jesus|christ)(?:\\w+ )?\\w+) me (?:frappe|bat|viole|force|menace|etrangle|tape|enferme|tripote)",
       "(?:mon|ma) (?!dieu|seigneur|jesus|christ)(?:\\w+ )?\\w+ me touche(?:$| la nuit| quand| partout| sans| encore| en bas)",

@@ -8,6 +8,8 @@ export const PT: LanguageRules = {
     ideacao: [
       "(?:seria|era) melhor se eu (?:nao existisse|nao estivesse aqui|morresse|sumisse|nunca tivesse nascido)",
       "(?:me|vou me|quero me|pensando em me) matar",
+      "(?:vou|quero|pensando em|penso em|vontade de) me (?:enforcar|suicidar)",
+      "(?:nao tenho|sem) (?:mais )?(?:forca|forcas) (?:pra|para) (?:viver|continuar|seguir)",
       "tirar (?:a )?minha (?:propria )?vida",
       "(?:quero|vou|queria|preciso) (?:morrer|sumir|desaparecer|deixar de existir)",
       "vontade de (?:morrer|sumir|desaparecer|me matar|deixar de existir)",
@@ -59,11 +61,12 @@ export const PT: LanguageRules = {
       "(?:tenho|separei|peguei) (?:a|uma|o|um|os) (?:corda|arma|revolver|comprimidos|veneno) (?:pronta|pronto|prontos|aqui|pra mim|para mim|separad[oa]s?)",
       "(?:to|estou|tou) (?:na|no|em cima da|em cima do) (?:ponte|telhado|terraco|beira|trilho)",
       "(?:me jogar|pular) (?:da|do|de) (?:ponte|predio|telhado|janela)",
+      "(?:me jogar|pular) (?:na frente|embaixo|debaixo) (?:do|de um|dum|de uma|da) (?:trem|metro|onibus|caminhao|carro|carreta)",
       `quant[oa]s (?:\\w+ )?${MEIOS} (?:pra|para) morrer`,
     ],
     overdose: [
       "(?:engoli|tomei) (?:uma |a )?cartela (?:inteira )?(?:de )?(?:remedio|remedios|comprimidos)",
-      `tomei (?:todos|todas|uma caixa|a caixa|um monte|muitos|muitas|\\d+|demais)(?: de| os| as| dos| das| meus| minhas)? (?:\\w+ )?(?:${MEIOS})`,
+      `tomei (?:todos|todas|uma caixa|a caixa|uma caixa inteira|a caixa inteira|um monte|muitos|muitas|\\d+|demais)(?: de| os| as| dos| das| meus| minhas)? (?:\\w+ )?(?:${MEIOS})`,
       `tomei (?:${MEIOS}) (?:demais|de mais|a mais)`,
       "(?:bebi|tomei) (?:veneno|agua sanitaria|chumbinho)",
     ],
@@ -81,6 +84,7 @@ export const PT: LanguageRules = {
     ],
     palavrasDeCriancas: [
       "(?:mexe|mexeu|toca|tocou|passa a mao) em mim",
+      "(?:mexe|mexeu|mexia) comigo (?:de noite|a noite|quando|no banho|no quarto|escondido)",
       "faz coisas (?:comigo|em mim)",
       "(?:disse que e|diz que e|e nosso) (?:um |nosso )?segredo",
       "(?:entra|vem) no meu quarto (?:de noite|a noite|quando)",
