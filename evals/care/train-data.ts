@@ -31,12 +31,12 @@ const tsvTurns = (path: string) => lines(path).map((l) => (l.split("\t")[1] ?? "
 
 /**
  * Set 5's and set 6's training files (distress5/6-train, ordinary5/6-train) are dev only: each written after its blind set was
- * committed, in other words. The 8a/8b/8c files were written beside blind set 8 by three other writers who never read it
- * (young voices, adult voices, es/pt/fr/de; evals/care/README.md).
+ * committed, in other words. The 8a to 8d files were written beside blind set 8 by four other writers who never read it
+ * (young voices, adult voices, es/pt/fr/de, others in danger and quiet signals; evals/care/README.md).
  */
 export const CARE_DEV = {
-  distress: ["distress-dev.tsv", "distress2-dev.tsv", "distress5-train.tsv", "distress6-train.tsv", "distress8a-train.tsv", "distress8b-train.tsv", "distress8c-train.tsv"],
-  ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv", "ordinary5-train.tsv", "ordinary6-train.tsv", "ordinary8a-train.tsv", "ordinary8b-train.tsv", "ordinary8c-train.tsv"],
+  distress: ["distress-dev.tsv", "distress2-dev.tsv", "distress5-train.tsv", "distress6-train.tsv", "distress8a-train.tsv", "distress8b-train.tsv", "distress8c-train.tsv", "distress8d-train.tsv"],
+  ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv", "ordinary5-train.tsv", "ordinary6-train.tsv", "ordinary8a-train.tsv", "ordinary8b-train.tsv", "ordinary8c-train.tsv", "ordinary8d-train.tsv"],
 };
 /**
  * Ordinary statements, not questions: set 3's dev half (thanks, "tell me more", testimonies, joyful words that
