@@ -173,6 +173,11 @@ const coreKinds: [string, string[]][] = [
   ["a whole box of pills taken", ["tomei uma caixa inteira de comprimidos"]],
   ["a child's words: messes with me at night", ["meu padrasto mexe comigo de noite"]],
   ["no strength left to live", ["não tenho mais forças pra viver", "i have no strength left to live"]],
+  ["cuts hidden, veins and wrists opened", ["wearing long sleeves to hide my cuts", "je me suis ouvert les veines", "cortei os pulsos"]],
+  ["pills and bleach by name", ["ich habe 30 paracetamol genommen", "me tomé 20 paracetamoles", "tomei uma cartela inteira de rivotril", "me bebí lejía", "j'ai bu de l'eau de javel"]],
+  ["nobody would notice, gone tomorrow", ["würde eh keiner merken wenn ich weg wär", "nadie se daría cuenta si yo no estuviera", "ninguém ia perceber se eu sumisse", "morgen bin ich nicht mehr da", "demain je ne serai plus là", "mañana ya no voy a estar"]],
+  ["sleep forever", ["je veux dormir pour toujours", "quiero dormir para siempre", "quero dormir pra sempre"]],
+  ["a threat to kill if I leave", ["er hat gesagt er bringt mich um wenn ich gehe"]],
 ];
 
 describe("core expressions a lexicon of direct wording found missing (docs/care.md, session 18)", () => {
@@ -191,6 +196,11 @@ describe("core expressions a lexicon of direct wording found missing (docs/care.
     "voy a tirar a la basura los papeles viejos",
     "meu chefe mexe comigo no trabalho com piadas",
     "no energy left to keep going at the gym today",
+    "morgen bin ich nicht mehr da im büro, ab montag urlaub",
+    "demain je ne serai plus là au bureau, je pars en vacances",
+    "mañana ya no voy a estar en la oficina, me mudo",
+    "me tomé un paracetamol para el dolor de cabeza",
+    "i covered my scars with a tattoo years ago, now im healed",
   ])("when the message is %j, then these kinds leave it quiet", (text) => {
     expect(isDistressByRules(text)).toBe(false);
   });

@@ -1,6 +1,6 @@
 import type { LanguageRules } from "./types.js";
 
-const MITTEL = "(?:tabletten|pillen|schlaftabletten|medikamente|schmerztabletten|packung|gift|tabl)";
+const MITTEL = "(?:tabletten|pillen|schlaftabletten|medikamente|schmerztabletten|packung|gift|tabl|paracetamol|ibuprofen|insulin)";
 
 export const DE: LanguageRules = {
   lang: "de",
@@ -43,6 +43,8 @@ export const DE: LanguageRules = {
       "ohne mich (?:besser dran|besser|glucklicher)",
       "besser (?:dran )?ohne mich",
       "(?:niemand|keiner|keine) (?:wurde|wird|wuerde) mich vermissen",
+      "(?:niemand|keiner) (?:\\w+ ){0,2}(?:merken|bemerken|merkt|vermissen) wenn ich (?:weg|tot|nicht mehr da)",
+      "(?:morgen|bald|dann) (?:bin ich|ich bin) nicht mehr (?:da|hier)(?! (?:in|im|auf|bei|an|am|weil|ab|zum|zur|fur|wegen))",
     ],
     vorbereitung: [
       "(?:meine sachen|alles|meine \\w+) verschenkt",
@@ -72,6 +74,7 @@ export const DE: LanguageRules = {
       "vergewaltigt",
       "(?:schlagt|schlaegt|verprugelt|misshandelt|bedroht|wurgt|sperrt) mich",
       "bringt (?:er|sie) mich um",
+      "(?:er|sie) (?:bringt|bringe|wurde|werde) mich (?:\\w+ )?um(?:bringen)? wenn ich",
       "(?:wird|will) mich umbringen",
     ],
     kinderworte: [

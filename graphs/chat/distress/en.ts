@@ -184,6 +184,7 @@ export const EN: LanguageRules = {
       "(?:walk|walking|step|stepping) (?:out )?into (?:traffic|the (?:sea|ocean|lake|river))",
       "(?:thinking|think|thought|keep thinking) (?:about|of) (?:the|a|my) (?:rope|noose|gun|pistol|razor|blade|pills)",
       "(?:keep|keeping|carry|carrying|hide|hiding|hid) (?:a |the |my )?(?:razor|razors|blade|blades)",
+      "(?:hide|hiding|hid|cover|covering|covered) (?:up )?(?:my |the )?(?:cuts|fresh cuts|self harm|scars from cutting)",
       `(?:stockpiling|stockpiled|hoarding|hoarded|saving up|saved up|collecting|collected) (?:my |the |some |all )?(?:\\w+ )?${MEANS}`,
       `(?:which|what) (?:\\w+ )?(?:${MEANS}|dose|amount) (?:is|are|would be) (?:lethal|fatal|deadly)`,
       "how (?:many|much) (?:mg|milligrams|grams|pills|tablets|capsules) (?:of \\w+ )?(?:would|will|is|are|to) (?:be )?(?:lethal|fatal|deadly|kill|enough to (?:die|kill))",

@@ -1,6 +1,6 @@
 import type { LanguageRules } from "./types.js";
 
-const MEDIOS = "(?:pastillas|pildoras|medicinas|medicamentos|remedios|calmantes|somniferos|pastillas para dormir|clonazepam|paracetamol|rivotril|veneno|cloro|lejia|raticida|veneno para ratas)";
+const MEDIOS = "(?:pastillas|pildoras|medicinas|medicamentos|remedios|calmantes|somniferos|pastillas para dormir|clonazepam|paracetamol|paracetamoles|ibuprofenos?|rivotril|veneno|cloro|lejia|raticida|veneno para ratas)";
 const PERSONA = "(?:hij[oa]|bebe|espos[oa]|marido|padre|madre|papa|mama|herman[oa]|novi[oa]|amig[oa]|abuel[oa]|mejor amig[oa])";
 const AGRESOR =
   "(?:padrastro|madrastra|padre|papa|madre|mama|tio|tia|primo|prima|hermano|hermana|abuelo|esposo|marido|pareja|novio|ex|pastor|sacerdote|cura|maestro|profesor|entrenador|jefe|vecino|hijo|hija|nieto)";
@@ -21,6 +21,7 @@ export const ES: LanguageRules = {
       "(?:no|ya no) quiero (?:vivir|seguir viviendo|seguir|despertar|estar aqui|existir)",
       "no (?:tengo|encuentro|veo|hay) (?:razones|motivos|ganas|razon|motivo) (?:para|de) (?:vivir|seguir)",
       "(?:dormir|dormirme) y no (?:despertar|volver a despertar)",
+      "(?:quiero|quisiera) (?:solo )?(?:dormir|dormirme) para siempre",
       "mejor (?:muert[oa]|sin mi)",
       "mejor me (?:muero|mato|muera)",
       "(?:estar|ser)(?:ian|an|ia|a) mejor sin mi",
@@ -49,6 +50,8 @@ export const ES: LanguageRules = {
       "(?:soy|me siento) (?:una|un) (?:carga|estorbo|peso)",
       "(?:todos|mi familia|ellos|mis hijos|el mundo) (?:estarian|estaran|estarian) mejor sin mi",
       "nadie (?:me )?(?:extranaria|echaria de menos|notaria|lloraria|extrañaria)",
+      "nadie se (?:daria|va a dar|daria ni) cuenta si (?:yo )?(?:no estuviera|me fuera|desapareciera|me muriera|muriera|me mato)",
+      "(?:manana|pronto|esta noche) ya no (?:voy a estar|estare)(?! (?:en|aqui en|a|al|con|para|porque|por|trabajando|disponible))",
     ],
     preparativos: [
       "(?:le deje|les deje|regale|le regale|les regale) (?:todas )?mis cosas",
@@ -67,7 +70,7 @@ export const ES: LanguageRules = {
     ],
     sobredosis: [
       `(?:me )?(?:tome|trague|bebi) (?:todas|todos|un frasco de|una caja de|un monton de|muchas|\\d+) (?:las |los |de |mis )?(?:\\w+ )?(?:${MEDIOS}|pastillas)`,
-      `(?:me )?(?:tome|trague|bebi) (?:el|la) (?:veneno|cloro|lejia|raticida)`,
+      `(?:me )?(?:tome|trague|bebi) (?:el |la )?(?:veneno|cloro|lejia|raticida)`,
     ],
     autolesion: [
       "(?:hacerme|me hago|me hice) dano",

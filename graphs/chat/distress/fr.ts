@@ -14,6 +14,7 @@ export const FR: LanguageRules = {
       "me faire du mal",
       "je (?:ne )?veux plus (?:vivre|exister|me reveiller)",
       "(?:dormir|mendormir) et ne (?:plus|jamais) me reveiller",
+      "(?:veux|voudrais|aimerais) (?:juste )?(?:dormir|mendormir) pour toujours",
       "(?:adieu|au revoir) (?:a tous|tout le monde|pour toujours|le monde)",
       "(?:mon|ceci est mon|cest mon) dernier message",
       "je me deteste",
@@ -59,7 +60,9 @@ export const FR: LanguageRules = {
     ],
     surdose: [
       `(?:jai|j ai) (?:pris|avale|bu) (?:toute la boite|toutes les boites|tous mes|toutes mes|tous les|toutes les|trop de|plein de|une boite de|\\d+)(?: de| d)? (?:\\w+ )?(?:${MOYENS}|boite)`,
-      "(?:jai|j ai) (?:bu|avale) (?:de la javel|du poison|du javel)",
+      "(?:jai|j ai) (?:bu|avale) (?:de la javel|du poison|du javel|de leau de javel|leau de javel|de l eau de javel)",
+      "(?:ouvert|ouvre|taillade|tailladee|coupe|coupee) (?:les|mes) (?:veines|poignets)(?! de chemise)",
+      "(?:demain|bientot|ce soir) je ne serai plus (?:la|ici)(?! (?:a|au|aux|dans|chez|en|pour|car|parce|avant))",
     ],
     automutilation: ["je me (?:scarifie|coupe|mutile|brule|fais du mal)", "je me suis (?:encore |de nouveau )?(?:scarifie|mutile|fait du mal)e?s?", "je me suis (?:encore |de nouveau )?(?:coupe|brule|taillade)e?s? (?:les|aux|le|au) (?:bras|poignets?|veines|cuisses|ventre)", "scarif\\w*", "automutil\\w*"],
     abus: [

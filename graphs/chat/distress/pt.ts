@@ -1,6 +1,6 @@
 import type { LanguageRules } from "./types.js";
 
-const MEIOS = "(?:comprimidos|remedios|remedio|pilulas|calmantes|medicamentos|remedios para dormir|veneno|chumbinho|agua sanitaria)";
+const MEIOS = "(?:comprimidos|remedios|remedio|pilulas|calmantes|medicamentos|remedios para dormir|veneno|chumbinho|agua sanitaria|rivotril|clonazepam|paracetamol)";
 
 export const PT: LanguageRules = {
   lang: "pt",
@@ -16,6 +16,7 @@ export const PT: LanguageRules = {
       "(?:nao|ja nao) quero (?:mais )?(?:viver|existir|acordar|estar aqui)",
       "(?:nao tenho|sem) (?:mais )?(?:nenhum )?(?:motivo|motivos|razao|razoes) (?:para|de) viver",
       "(?:dormir|deitar) e (?:nao|nunca mais) acordar",
+      "(?:quero|queria) (?:so )?dormir (?:pra|para) sempre",
       "(?:acabar|terminar) com (?:tudo|a minha vida|minha vida|isso)",
       "(?:meu|minha|esta e minha|essa e minha) ultima mensagem",
       "adeus (?:a todos|pra sempre|para sempre|mundo|gente)",
@@ -45,6 +46,7 @@ export const PT: LanguageRules = {
       "(?:sou|me sinto) (?:um|uma) (?:peso|fardo|estorvo)",
       "(?:ficaria|estaria|seria|ficariam|estariam|seriam|vao ficar|vai ficar) melhor sem mim",
       "ninguem (?:sentiria|vai sentir|ia sentir) (?:a )?minha falta",
+      "ninguem (?:ia|iria|vai|ira) (?:nem )?(?:perceber|notar) se eu (?:sumisse|morresse|fosse embora|nao estivesse)",
     ],
     preparativos: [
       "(?:dei|doei|estou dando|to dando) (?:todas )?(?:as )?minhas coisas",
@@ -65,7 +67,8 @@ export const PT: LanguageRules = {
       `quant[oa]s (?:\\w+ )?${MEIOS} (?:pra|para) morrer`,
     ],
     overdose: [
-      "(?:engoli|tomei) (?:uma |a )?cartela (?:inteira )?(?:de )?(?:remedio|remedios|comprimidos)",
+      `(?:engoli|tomei) (?:uma |a )?cartela (?:inteira )?(?:de )?${MEIOS}`,
+      "cortei (?:os |meus )?(?:pulsos|punhos)",
       `tomei (?:todos|todas|uma caixa|a caixa|uma caixa inteira|a caixa inteira|um monte|muitos|muitas|\\d+|demais)(?: de| os| as| dos| das| meus| minhas)? (?:\\w+ )?(?:${MEIOS})`,
       `tomei (?:${MEIOS}) (?:demais|de mais|a mais)`,
       "(?:bebi|tomei) (?:veneno|agua sanitaria|chumbinho)",
