@@ -27,7 +27,7 @@ export const OPTIONS = {
   maxExtraFa: 0.01,
   /**
    * At most this share of the care sets' ordinary dev questions (look-alikes: Judas, Saul, sermons on suicide) added as false
-   * alarms. One question (of 348) until session 18; with three writers' look-alikes added (954), a share like maxExtraFa's:
+   * alarms. One question (of 348) until session 18; with the 8a-8d writers' look-alikes added (1,143 in all), a share like maxExtraFa's:
    * a missed cry costs more than a look-alike question answered with care (docs/care.md, "Set 8").
    */
   maxExtraFaCare: 0.01,

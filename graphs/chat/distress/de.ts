@@ -74,7 +74,7 @@ export const DE: LanguageRules = {
       "vergewaltigt",
       "(?:schlagt|schlaegt|verprugelt|misshandelt|bedroht|wurgt|sperrt) mich",
       "bringt (?:er|sie) mich um",
-      "(?:er|sie) (?:bringt|bringe|wurde|werde) mich (?:\\w+ )?um(?:bringen)? wenn ich",
+      "(?:gesagt|sagt|droht|gedroht|meinte|schreibt)(?: \\w+){0,2} (?:er|sie) (?:bringt|bringe|wurde|werde) mich (?:\\w+ )?um(?:bringen)? wenn ich",
       "(?:wird|will) mich umbringen",
     ],
     kinderworte: [

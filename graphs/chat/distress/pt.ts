@@ -87,7 +87,7 @@ export const PT: LanguageRules = {
     ],
     palavrasDeCriancas: [
       "(?:mexe|mexeu|toca|tocou|passa a mao) em mim",
-      "(?:mexe|mexeu|mexia) comigo (?:de noite|a noite|quando|no banho|no quarto|escondido)",
+      "(?:mexe|mexeu|mexia) comigo (?:de noite|a noite|no banho|no quarto|escondido)",
       "faz coisas (?:comigo|em mim)",
       "(?:disse que e|diz que e|e nosso) (?:um |nosso )?segredo",
       "(?:entra|vem) no meu quarto (?:de noite|a noite|quando)",
