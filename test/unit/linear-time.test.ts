@@ -28,6 +28,9 @@ const SHAPES = [
   "dying to ", "kill for a ", "me muero de ganas ", "morrendo de vontade ", "d'envie de ", "lol im dead ",
   // Set 6's kinds (bounded free words after a goodbye, a means after "die from").
   "goodbye ", "can you die from ", "adeus ",
+  // Session 18's lexicon kinds (bounded free words before a verb, lookaheads after "nicht mehr da" and "ya no voy a estar").
+  "hab mich ", "hang mich ", "keiner merkt ", "morgen bin ich nicht mehr da ", "er bringt mich ", "je me suis coupe ",
+  "me voy a tirar a las ", "tomei uma caixa inteira ", "ya no voy a estar ", "hide my ", "no strength left to ",
 ];
 const N = 3000;
 const GROWTH = 8;
