@@ -98,6 +98,23 @@ const outsideKinds: [string, string[]][] = [
   ["the wider net: the writer and a word of harm", ["the pills are in my hand right now", "everything hurts and I want out", "my dad is drunk and waving a knife around"]],
 ];
 
+/** Each kind's wordings are read as distress by the rules alone, and get care. */
+function rulesReadEach(kinds: [string, string[]][]) {
+  describe.each(kinds)("%s", (_kind, texts) => {
+    it.each(texts)("when the message is %j, then the rules read it as distress", (text) => {
+      expect(isDistressByRules(text)).toBe(true);
+      expect(needsCare([text])).toBe(true);
+    });
+  });
+}
+
+/** Look-alikes of a batch of kinds that the rules leave quiet. */
+function rulesLeaveQuiet(texts: string[]) {
+  it.each(texts)("when the message is %j, then these kinds leave it quiet", (text) => {
+    expect(isDistressByRules(text)).toBe(false);
+  });
+}
+
 /** Kinds added from set 5's training file (evals/care/distress5-train.tsv, ordinary5-train.tsv), in wordings of their own. */
 const set5Kinds: [string, string[]][] = [
   ["a medical emergency now", ["my grandpa isn't breathing", "her lips are turning blue", "my son is having a seizure", "my toddler swallowed some drain cleaner", "crushing chest pain and my left arm hurts"]],
@@ -108,12 +125,7 @@ const set5Kinds: [string, string[]][] = [
 ];
 
 describe("kinds from set 5's training file (docs/care.md, set 5)", () => {
-  describe.each(set5Kinds)("%s", (_kind, texts) => {
-    it.each(texts)("when the message is %j, then the rules read it as distress", (text) => {
-      expect(isDistressByRules(text)).toBe(true);
-      expect(needsCare([text])).toBe(true);
-    });
-  });
+  rulesReadEach(set5Kinds);
 
   it.each([
     "I'm dead tired after the retreat",
@@ -146,14 +158,9 @@ const set6Kinds: [string, string[]][] = [
 ];
 
 describe("kinds from set 6's training file (docs/care.md, set 6)", () => {
-  describe.each(set6Kinds)("%s", (_kind, texts) => {
-    it.each(texts)("when the message is %j, then the rules read it as distress", (text) => {
-      expect(isDistressByRules(text)).toBe(true);
-      expect(needsCare([text])).toBe(true);
-    });
-  });
+  rulesReadEach(set6Kinds);
 
-  it.each([
+  rulesLeaveQuiet([
     "The pain from my surgery should be gone by morning, the nurse said",
     "farewell friends, I won't be back until June",
     "Can you die from a broken heart?",
@@ -161,9 +168,7 @@ describe("kinds from set 6's training file (docs/care.md, set 6)", () => {
     "My grandma is ready for the Lord to call her home",
     "I won't be a problem in class anymore, I promise",
     "What does it mean that God takes me home when I die?",
-  ])("when the message is %j, then these kinds leave it quiet", (text) => {
-    expect(isDistressByRules(text)).toBe(false);
-  });
+  ]);
 });
 
 const coreKinds: [string, string[]][] = [
@@ -181,14 +186,9 @@ const coreKinds: [string, string[]][] = [
 ];
 
 describe("core expressions a lexicon of direct wording found missing (docs/care.md, session 18)", () => {
-  describe.each(coreKinds)("%s", (_kind, texts) => {
-    it.each(texts)("when the message is %j, then the rules read it as distress", (text) => {
-      expect(isDistressByRules(text)).toBe(true);
-      expect(needsCare([text])).toBe(true);
-    });
-  });
+  rulesReadEach(coreKinds);
 
-  it.each([
+  rulesLeaveQuiet([
     "je me suis coupé les cheveux hier",
     "je me suis coupé le doigt en cuisinant",
     "ich habe mich beim kochen geschnitten",
@@ -203,9 +203,7 @@ describe("core expressions a lexicon of direct wording found missing (docs/care.
     "i covered my scars with a tattoo years ago, now im healed",
     "sie bringt mich um wenn ich zu spät komme lol",
     "meu irmão mexe comigo quando estou estudando",
-  ])("when the message is %j, then these kinds leave it quiet", (text) => {
-    expect(isDistressByRules(text)).toBe(false);
-  });
+  ]);
 });
 
 describe("kinds an outside reviewer's set found (evals/care set 2)", () => {
