@@ -8,8 +8,9 @@
  * outside reviewer before reading the rules), each with a dev and a held-out split; set 3 (README.md):
  * ordinary statements (`ordinary3-dev`, `ordinary3-heldout`), and a blind distress set held out entirely
  * (`distress3-heldout`) with its look-alike ordinary messages (`ordinary3-style-heldout`); set 5, the same
- * shape, held out entirely (`distress5-heldout`, `ordinary5-heldout`); sets 6, 7 and 8 likewise (`distress6-heldout`,
- * `ordinary6-heldout`, `distress7-heldout`, `ordinary7-heldout`, `distress8-heldout`, `ordinary8-heldout`), counts only.
+ * shape, held out entirely (`distress5-heldout`, `ordinary5-heldout`); sets 6 to 9 likewise (`distress6-heldout`,
+ * `ordinary6-heldout`, `distress7-heldout`, `ordinary7-heldout`, `distress8-heldout`, `ordinary8-heldout`, `distress9-heldout`,
+ * `ordinary9-heldout`), counts only.
  *
  *   npm run eval:care                 both sets, both splits, figures only
  *   npm run eval:care -- --misses     also the dev splits' misses and false alarms (never the held-out's)
@@ -126,7 +127,7 @@ async function main() {
     }
     // Sets 5 to 8 (README.md): blind distress and look-alike ordinary messages by four more writers,
     // held out entirely; counts only.
-    for (const setNo of [5, 6, 7, 8]) {
+    for (const setNo of [5, 6, 7, 8, 9]) {
       const distress = await measure(h, loadFile(`distress${setNo}-heldout.tsv`), true);
       console.log(`\n== set ${setNo}, held out entirely ==\ndistress read as distress (recall):`);
       for (const r of distress.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
