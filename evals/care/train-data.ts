@@ -35,8 +35,8 @@ const tsvTurns = (path: string) => lines(path).map((l) => (l.split("\t")[1] ?? "
  * (young voices, adult voices, es/pt/fr/de, others in danger and quiet signals; evals/care/README.md).
  */
 export const CARE_DEV = {
-  distress: ["distress-dev.tsv", "distress2-dev.tsv", "distress5-train.tsv", "distress6-train.tsv", "distress8a-train.tsv", "distress8b-train.tsv", "distress8c-train.tsv", "distress8d-train.tsv"],
-  ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv", "ordinary5-train.tsv", "ordinary6-train.tsv", "ordinary8a-train.tsv", "ordinary8b-train.tsv", "ordinary8c-train.tsv", "ordinary8d-train.tsv"],
+  distress: ["distress-dev.tsv", "distress2-dev.tsv", "distress5-train.tsv", "distress6-train.tsv", "distress8a-train.tsv", "distress8b-train.tsv", "distress8c-train.tsv", "distress8d-train.tsv", "distress19c-train.tsv"],
+  ordinary: ["ordinary-dev.tsv", "ordinary2-dev.tsv", "ordinary5-train.tsv", "ordinary6-train.tsv", "ordinary8a-train.tsv", "ordinary8b-train.tsv", "ordinary8c-train.tsv", "ordinary8d-train.tsv", "ordinary19c-train.tsv"],
 };
 /**
  * Ordinary statements, not questions: set 3's dev half (thanks, "tell me more", testimonies, joyful words that
