@@ -206,6 +206,55 @@ describe("core expressions a lexicon of direct wording found missing (docs/care.
   ]);
 });
 
+const writerKinds: [string, string[]][] = [
+  ["an overdose taken by the drug's name or the whole bottle", ["swallowed the whole bottle", "i took my whole prescription an hour ago", "took 15 of my klonopin with wine", "took all my lithium", "j'ai avalé toute la boîte de doliprane", "ich habe alle meine Schlaftabletten mit Wodka genommen", "hab Rattengift geschluckt"]],
+  ["the night named, a prayer not to see the morning", ["tonight's the night", "let this night be my last", "Lord, let me not see the morning", "can you pray with me that the Lord takes me before morning", "I'm going home to Jesus this weekend", "I'll be with her by morning", "if He doesn't take me this week I will go to Him myself"]],
+  ["a plan made, the means found, an attempt regretted", ["I've been planning my way out", "tonight I've decided to end my life", "I have found the means", "i attempted in march and i regret that it didnt work"]],
+  ["the place, the weapon, the blood now", ["on the bridge now", "gun's loaded", "he has the gun out on the table every night", "im in the bathtub with a razor right now", "there's so much blood", "sitting in my car in the garage with the engine on"]],
+  ["a death asked for by its means", ["how many floors up do I need so it's quick", "how deep does the water have to be to drown", "what's the least painful way for a teenager to die", "how many of my grandma's morphine tablets would be enough to not wake up", "what combination of my meds would be the most dangerous"]],
+  ["short cries", ["everyone's better without me", "cnt go on nemore", "im done trying", "final goodbye", "sorry mom. goodbye"]],
+  ["harm at home happening now", ["he's hitting her again", "hes in my room again", "mommy's boyfriend hurts me", "my dad whips us with a belt until we bleed", "she holds my head under the water", "my wife locks our kids in the basement without food", "my son has bruises all over from my boyfriend"]],
+  ["grooming by age or by a stranger online", ["he's 31 and I'm 15", "a man I met online is picking me up after school"]],
+  ["voices, a fire, children taken along", ["the voices are telling me to stab my roommate"]],
+  ["how and where known, death deserved, ending it now", ["ya sé cómo y dónde, esta noche lo hago", "merezco morir por lo que hice", "já sei como e onde, hoje à noite eu termino tudo", "mereço morrer pelo que fiz", "je mérite de mourir", "ce soir c'est la dernière nuit", "ich hab den Tod verdient", "ich nehm mir heute das Leben", "vou dar cabo da vida"]],
+  ["gas or an engine shut in", ["abrí el gas y cerré las ventanas", "liguei o gas do fogão e fechei tudo", "j'ai ouvert le gaz et fermé les fenêtres", "hab den Gashahn aufgedreht", "me encerré en el carro con el motor prendido en el garaje"]],
+  ["tied to the bed, strangled, drugged, sold", ["en la residencia me atan a la cama", "no lar amarram-me à cama", "à l'ehpad ils m'attachent au lit", "im Heim binden sie mich nachts ans Bett", "me apretó el cuello anoche", "il m'a serré le cou devant les enfants", "er hat mich gewürgt", "me echaron algo en el vaso", "colocaram algo no meu copo na festa", "quelqu'un a mis quelque chose dans mon verre", "jemand hat mir was ins Glas getan", "me obligan a estar con hombres para pagar la deuda", "ils m'obligent à voir des clients"]],
+  ["thoughts of harming the baby", ["tengo pensamientos de tirar al bebé por la ventana", "j'ai des pensées de faire du mal à mon bébé", "ich habe Gedanken, meinem Baby was anzutun"]],
+  ["not eating for days, self-harm urges", ["llevo 5 días sin comer y vomito lo poco que como", "faz 5 dias que não como nada", "je ne mange plus depuis 6 jours", "ich esse seit 5 tagen nix", "hab grad voll den Drang mich zu ritzen", "je me suis ouvert le poignet"]],
+];
+
+describe("kinds four writers' files found (evals/care 19a-19d, session 19)", () => {
+  rulesReadEach(writerKinds);
+
+  rulesLeaveQuiet([
+    "Lord, take me deeper into your word",
+    "pray that God takes me to a new church",
+    "I have everything ready for VBS tomorrow",
+    "what is the easiest way for a beginner to go through the Bible",
+    "best way to die to self",
+    "we decided to end our small group this year",
+    "how deep does a baptism pool have to be",
+    "my son has bruises from football",
+    "there is so much blood in Leviticus, why?",
+    "I'm done trying to understand Revelation",
+    "bring me home safely from my trip Lord",
+    "I regret that it didn't work out with her",
+    "I attempted to read the Bible in a year",
+    "we'll be with Grandma by Sunday for thanksgiving",
+    "ya sé cómo y dónde vamos a hacer el retiro",
+    "já sei como e onde vai ser o culto",
+    "ich weiß wie und wo der Gottesdienst ist",
+    "Judas mérite-t-il de mourir selon la loi?",
+    "llevo 3 días sin comer por el ayuno de Daniel",
+    "abrí el gas para cocinar",
+    "deixei o carro ligado na garagem sem querer",
+    "la cuerda está lista para el campamento",
+    "a corda está pronta para o acampamento",
+    "ich bin raus für heute",
+    "j'ai avalé tout le gâteau",
+  ]);
+});
+
 describe("kinds an outside reviewer's set found (evals/care set 2)", () => {
   describe.each(outsideKinds)("%s", (_kind, texts) => {
     it.each(texts)("when the message is %j, then it reads as distress", (text) => {

@@ -31,6 +31,9 @@ const SHAPES = [
   // Session 18's lexicon kinds (bounded free words before a verb, lookaheads after "nicht mehr da" and "ya no voy a estar").
   "hab mich ", "hang mich ", "keiner merkt ", "morgen bin ich nicht mehr da ", "er bringt mich ", "je me suis coupe ",
   "me voy a tirar a las ", "tomei uma caixa inteira ", "ya no voy a estar ", "hide my ", "no strength left to ",
+  // Session 19's kinds (bounded free words before "so its quick", after "exhaust", around a drink, a gun, a garage).
+  "deep ", "exhaust ", "so its ", "took all my ", "there is so much blood ", "im 14 and he s 30 ", "sitze im auto ",
+  "in mein glas ", "gas ", "la soga esta lista ", "altura ", "pienso en irme con ", "llevo 3 dias sin comer ",
 ];
 const N = 3000;
 const GROWTH = 8;

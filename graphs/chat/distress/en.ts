@@ -24,6 +24,12 @@ const PLACE = "(?:bridge|roof|rooftop|ledge|cliff|balcony|floor balcony|window l
 /** A person the writer lost or lives with, as "my <person>". */
 const MY_PERSON =
   "(?:(?:\\w+ )?(?:baby|son|daughter|child|husband|wife|mom|mother|dad|father|brother|sister|friend|best friend|boyfriend|girlfriend|fiance|partner|grandma|grandpa|grandmother|grandfather))";
+/** Prescription drugs by name, beside MEANS, for what was taken ("took 15 of my klonopin"). */
+const DRUGS =
+  "(?:lithium|klonopin|clonazepam|morphine|trazodone|ambien|zolpidem|valium|diazepam|lorazepam|ativan|seroquel|quetiapine|codeine|gabapentin|oxycodone|oxycontin|percocet|vicodin|hydrocodone|methadone|tramadol|amitriptyline|benadryl|melatonin|sleeping tablets|sleeping pills|prescription|script)";
+/** Someone in the household or the writer's care, as a threat names them. */
+const HOUSEHOLD =
+  "(?:(?:step ?)?(?:dad|father|mom|mother|mum|brother|sister|parents)|wife|husband|kids|children|baby|son|daughter|family|grandma|grandpa|roommate|neighbou?r|teacher|girlfriend|boyfriend)";
 
 export const EN: LanguageRules = {
   lang: "en",
@@ -136,11 +142,40 @@ export const EN: LanguageRules = {
       "(?:cant|cannot|can not|no longer) (?:fight|keep fighting) (?:it|this) (?:anymore|any more)",
       "(?:dont|do not|cant|cannot|no longer) see (?:a|any) future (?:for me|for my ?self|anymore|any more|ahead)",
       "(?:dont|do not|cant|cannot|no longer) see (?:a|any|the) point (?:in|of|to) (?:living|life|going on|anything|waking up|being alive)",
+      // Added from the 19a, 19b and 19d files' misses, by kind: a night or a date named as the last, going to God
+      // by one's own hand, a prayer not to see the morning, a plan made, an attempt regretted.
+      "tonights the night",
+      "let (?:this|tonight|today)(?: night| day)? be my last",
+      "let me not (?:see|live to see|wake to) (?:the |another )?(?:morning|tomorrow|day|sunrise|dawn)",
+      "(?:take|call|bring) me (?:home )?before (?:the )?(?:morning|tomorrow|sunrise|dawn|daybreak)",
+      "(?:please|just|lord|god|jesus|father) (?:just |please )*bring me home(?! (?:safe|from|to|after|for|in one))",
+      "(?:im|i am|i m) going home to (?:jesus|glory|heaven|the lord|god|my (?:lord|savior|saviour)) (?:tonight|today|tomorrow|now|this (?:weekend|week|friday|saturday|sunday|month))",
+      "(?:ill|i will|i ll|im going to|i am going to|gonna) be with (?:him|her|them|jesus|the lord|god|my \\w+) (?:by|before) (?:morning|tomorrow|tonight|sunrise|dawn|the weekend|sunday)",
+      "(?:go|come|get) to (?:him|god|jesus|heaven|the lord) (?:my ?self|on my own|by my own hand)",
+      "by (?:my|mine) own hand",
+      "(?:ive|i ve|i have|been|im|i am|i m) (?:been )?(?:planning|planned) my (?:way out|exit|death|suicide|own death|last day)",
+      "(?:ive|i ve|i have|i) (?:wrote|written) (?:down|out) (?:how|when|where) (?:im|i am|i m|ill|i will) (?:going to )?(?:do it|end it|die|go)",
+      "(?:regret|sorry|upset|angry|mad|disappointed|wish) (?:that )?it (?:didnt|did not) work(?! out)",
+      "i attempted (?:suicide |it )?(?:in (?:january|february|march|april|may|june|july|august|september|october|november|december)|last (?:year|month|week|night|time|spring|summer|fall|autumn|winter)|(?:\\w+ )?(?:years?|months?|weeks?|days?) ago)",
+      "why (?:keep|should i keep|should i even keep|even keep|bother) (?:breathing|living|waking up|existing)",
+      "^(?:my |this is my )?final goodbye",
+      "sorry (?:mom|mum|dad|mommy|mummy|daddy|everyone|guys|mama|papa)(?: \\w+)? (?:goodbye|good bye|bye)$",
+      "(?:goodbye|good bye|farewell) (?:my )?(?:church family|church|family|friends|loves)$",
+      "(?:pray|praying|prayed|asking|ask|begging|beg) (?:with me |for me )?that (?:the lord|god|jesus|he|the father) (?:would |will |just )?(?:takes?|calls?) me(?! (?:to|into|through|back|out|deeper|further|higher|under))",
+      "^going home to (?:jesus|glory|heaven|the lord|god) (?:tonight|today|tomorrow|now|this (?:weekend|week))",
+      "(?:going to|gonna|ready to|about to) (?:go )?be with (?:jesus|the lord|god|him|her|them) (?:after (?:they|the kids|everyone|my \\w+)|tonight|today|this (?:weekend|week))",
+      "(?:decided|determined|made up my mind) (?:to|that (?:im|i m|i am) going to|(?:im|i m|i am) going to|i will) (?:end (?:my|it)|go through with it|die|kill my ?self|take my (?:own )?life)",
+      "(?:i have|ive|i ve|i) (?:found|got|bought) the means",
+      "(?:i have|ive got|i ve got|ive|i ve|i got) everything (?:ready|prepared|in place|set up)(?! (?:for|to|at|in|so we))",
+      "(?:flee|escape|slip) into death",
+      "(?:choose|chose|choosing|pick|decide|deciding) my (?:own )?(?:death|time to die|way to die|day to die)",
     ],
     notGoingOn: [
       "(?:cant|cannot|can not|couldnt) (?:go on|do (?:life|living|this life) any ?more|take (?:it|this|any ?more)|do this any ?more|do it any ?more|keep going|live like this|handle (?:it|this|life) any ?more|breathe any ?more|cope any ?more|carry on)",
       "(?:im|i am|i m) (?:so |kinda |kind of |just |really |honestly |literally |pretty much |totally )?done with (?:it all|everything|life|living|all of it|this life|being alive|this world)",
       "(?:im|i am) (?:so )?done (?:living|being alive|existing)",
+      "(?:im|i am|i m) (?:so |just )?done trying(?! (?:to|with|out))",
+      "(?:cnt|cant|cannot|can not) (?:go on|keep going|do this) (?:anymore|any more|no more)",
       "(?:tired|sick) of (?:fighting|being here|being me|waking up)",
       "(?:dont|cant|do not) see (?:a|any) way out",
       "no way out (?:for me|anymore|of this)",
@@ -152,6 +187,7 @@ export const EN: LanguageRules = {
       "(?:no one|nobody|noone|no1) (?:would|will|d) (?:even )?(?:miss|notice|care|cry)",
       "(?:no one|nobody) cares (?:if|whether) (?:i|im|i m) (?:live|die|am alive|alive|exist|here|gone|dead)",
       "(?:be|are|is|live) (?:better|happier|fine|ok|okay|better off) without me",
+      "(?:everyones|everyone s|everybodys|everybody s|theyre|they re|theyd|they d|theyll|they ll|everyone is|everybody is) (?:all )?(?:be )?(?:better|happier)(?: off)? without me",
     ],
     means: [
       `(?:have|got|bought|buying|found|keep|holding|hid|hidden|saved|saving|stockpiling|counted|lined up) (?:the |a |my |some |all the |enough )?(?:rope|noose|gun|pistol|rifle|knife|blade|razor|razors|${MEANS})(?: \\w+)? (?:ready|lined up|in front of me|here|for (?:it|this|me|tonight)|on my desk|next to me)`,
@@ -200,6 +236,24 @@ export const EN: LanguageRules = {
       // Stopping what keeps one alive: "stopped taking my heart meds on purpose".
       `(?:stopped|stop|stopping|quit|quitting) (?:taking )?my (?:\\w+ )?(?:meds|medication|medicine|insulin|pills|dialysis|treatment)(?: on purpose| so (?:i|that)| to (?:die|go))`,
       "(?:so i can|so i could|and|to|just|want to|wanna) slip away(?! from)",
+      // Added from the 19a, 19b and 19d files' misses, by kind: the place or the weapon now, a dose asked for by
+      // its effect, the writer's own medicines combined to kill.
+      `^(?:(?:im|i am|i m) )?(?:on|at) (?:the |a )?${PLACE} (?:right )?now`,
+      "garage with the (?:engine|car|motor) (?:on|running)",
+      "(?:sitting|sit|sat) in (?:the|my) car in the (?:closed |shut )?garage",
+      "(?:car |engine )?exhaust (?:fumes )?(?:\\w+ ){0,4}(?:peaceful|painless|fall asleep|die|kill)",
+      "(?:floors?|stories|storeys|feet|meters|metres|high|deep|tall) (?:\\w+ ){0,6}so (?:its|it is|it s|that its|that it is) (?:quick|instant|painless|certain|fatal)",
+      "(?:have|has|need|needs) to be (?:to|for (?:me|you|someone|a person) to) (?:drown|die)",
+      "(?:least painful|painless|quickest|easiest|fastest|surest) (?:way|method) for (?:a |an |someone |me |\\w+ ){0,2}to (?:die|go|do it|end it)(?! (?:through|about|from|to|into|deeper|on))",
+      "(?:best|easiest|quickest|fastest|surest|least painful) way to (?:kill (?:yourself|my ?self|oneself|your ?self)|end (?:it|your life|my life|one s life|ones life))",
+      "(?:the |my |his |her )?(?:gun|pistol|rifle|shotgun)(?: s| is|s) (?:loaded|cocked)",
+      "(?:has|had|got|keeps|took|takes) (?:the|his|her|a|my) (?:gun|pistol|rifle|shotgun|knife|machete) out",
+      "(?:with|holding|have|got) (?:a |the |my )?(?:razor|blade|gun|pistol|rope|noose) (?:right now|now|in my hand|beside me|next to me)",
+      "(?:theres|there is|there s) (?:so much|too much|a lot of) blood(?! (?:in|on) (?:the )?(?:bible|old testament|leviticus|scripture|exodus|revelation|book|movie|film|show|game))",
+      "enough (?:to|so i|that i) (?:not|never|wont|dont|do not|will not) wake up",
+      "enough to (?:kill me|end (?:it|my life)|stop my heart)",
+      `(?:dangerous|deadly|lethal|fatal) (?:\\w+ ){0,2}(?:combination|combo|mix|mixture) of (?:my|the \\w+ in my)`,
+      `(?:combination|combo|mix|mixture) of my (?:\\w+ )?(?:meds|medications|medicine|pills|prescriptions|tablets) (?:would|is|could|will) (?:be )?(?:the )?(?:most )?(?:dangerous|deadly|lethal|fatal)`,
     ],
     overdose: [
       `(?:took|taken|take|swallowed|swallow|ate|downed|drank|drunk|popped|overdid|od d|odd) (?:like |about |around |maybe )?(?:all|a bunch of|too many|a lot of|lots of|a handful of|a whole (?:bottle|box|pack|packet) of|a (?:bottle|box|pack|packet|strip) of|the whole (?:bottle|box|pack|packet)(?: of)?|everything in|half (?:a|the) (?:bottle|box)(?: of)?|\\d+|twenty|thirty|forty|fifty|ten|fifteen) (?:of )?(?:my |the |her |his |mom s |moms |mums |dads )?(?:\\w+ )?(?:${MEANS}|medicine cabinet|the cabinet|bottle|box)`,
@@ -210,6 +264,8 @@ export const EN: LanguageRules = {
       "i (?:just )?(?:overdosed|od d|odd)",
       "i (?:took|swallowed|drank) something (?:and|to|so)",
       "(?:took|swallowed) (?:them|it) all",
+      `(?:took|taken|swallowed|downed|popped) (?:all|the whole|my whole|a whole|every one|\\d+) (?:of )?(?:my |the |her |his |\\w+s |\\w+ s )?(?:\\w+ )?(?:${DRUGS}|bottle|prescription)`,
+      "(?:shot up|injected|snorted|used) (?:way |far )?(?:too much|twice as much|double|more than (?:ever|usual))",
     ],
     selfHarm: [
       "(?:hurt|hurting|harm|harming|cut|cutting|burn|burning|burned|burnt|starve|starving|punish|punishing) (?:my ?self|my (?:arms?|wrists?|legs?|skin|thighs?|stomach))",
@@ -293,6 +349,21 @@ export const EN: LanguageRules = {
       `(?:pastor|priest|leader|deacon|elder|bishop|minister|teacher|coach|uncle|step ?dad|step ?father|boss|youth \\w+) (?:\\w+ )?(?:kissed|kisses|touched|touches|grabbed|grabs|groped|gropes) me`,
       `what (?!god |jesus |the lord |christ )(?:he|she|they|(?:the|my|our|that) \\w+) (?:did|does|has done|had done|was doing|keeps doing|is doing) to me`,
       "(?:pushed|pushes|push) me (?:down|against|into (?:the|a) wall|off|around|to the (?:floor|ground))",
+      // Added from the 19a, 19b and 19d files' misses, by kind: harm done to "us", a head held under water, children
+      // locked away, a mother's boyfriend, the age of a groomer, hurting that is happening now.
+      "(?:he|she|they|my \\w+(?: \\w+)?) (?:still |always |often |keeps |would |sometimes )?(?:whips|whipped|hits|hurts|slaps|slapped|punches|punched|kicks|kicked|chokes|choked|burns|burned|starves|starved|molests|molested|abuses|abused) us",
+      "(?:holds|held|holding|pushes|pushed|puts|put|shoves|shoved) my (?:head|face) under (?:the )?(?:\\w+ )?water",
+      `(?:bruises|welts|marks|burns) (?:all over )?(?:\\w+ )?from (?:my|her|his|their|mommys|moms|mom s) ${ROLE}`,
+      "(?:is|are|was|were|im|i am|i m|hes|shes|he s|she s) covered in (?:welts|bruises)",
+      "(?:man|guy|woman|adult|person) i met online (?:\\w+ ){0,4}(?:picking me up|pick me up|meet me|meeting me|come get me|take me|wants me to come)",
+      "(?:im|i m|i am) (?:1[0-5]|[5-9]) and (?:a|an|this) (?:man|guy|adult|older (?:man|guy|woman))",
+      "(?:locks|locked|lock|keeps|kept|shuts|shut) (?:me|us|the kids|our kids|my kids|the children|our children|my children|my (?:son|daughter|brother|sister|baby)) (?:up )?(?:in|inside) (?:the |a |my |his |her |their |our )?(?:house|room|basement|closet|car|cellar|cage|shed|attic|bathroom|crate|dog crate)",
+      "(?:moms|mom s|mums|mum s|mommys|mommy s|mummys|mamas|dads|dad s|daddys|daddy s) (?:boyfriend|girlfriend|husband|friend) (?:\\w+ )?(?:hurts|hits|touches|touched|beats|hurt|hit|does things to|comes in|molests) me",
+      "(?:hes|he s|he is|shes|she s|she is) (?:[2-9]\\d) and (?:im|i m|i am) (?:1[0-5]|[5-9])\\b",
+      "(?:im|i m|i am) (?:1[0-5]|[5-9]) and (?:hes|he s|he is|shes|she s|she is) (?:[2-9]\\d)\\b",
+      "(?:hes|he s|he is|shes|she s|she is|theyre|they re) (?:hitting|beating|choking|strangling|hurting|kicking|punching) (?:her|him|them|us|my \\w+|mom|mommy|mum) (?:again|now|right now)",
+      "(?:hes|he s|he is|shes|she s|she is) (?:in|coming into|at) my (?:room|bed|door) again",
+      "help (?:me )?(?:please )?(?:hes|he s|he is|shes|she s|she is) back",
       `(?:my \\w+(?: \\w+)?|(?:the|a|an|our|his|her|their) ${ROLE}) (?:keeps |kept |always |still |sometimes |would |used to )?${TOUCH} (?:me|my)`,
       `(?:he|she|they|someone|somebody) (?:keeps |kept |always |still |sometimes |would |used to )?${TOUCH} me ${TOUCH_MORE}`,
       `${TOUCH} me (?:inappropriately|sexually|down there|in my private|in private places)`,
@@ -356,6 +427,11 @@ export const EN: LanguageRules = {
     /** Someone else in danger now: "my friend said shes going to kill herself tonight". */
     otherInDanger: [
       "(?:broke|violated|broken|breaking|violating) (?:the|my|his|her|a) (?:restraining|protective|protection) order",
+      // Added from the 19a, 19b and 19d files' misses, by kind: a threat to kill someone at home with a time or a
+      // weapon, a fire to be set, children taken along.
+      `(?:hes|he s|he is|shes|she s|she is|theyre|they re|hell|he will|shell|she will) (?:going|gonna) (?:to )?(?:kill|stab|shoot|murder|hurt) (?:our|my|his|her|their|the) ${HOUSEHOLD} (?:tonight|now|today|tomorrow|with (?:a|the|his|her) (?:knife|gun|machete|axe|bat))`,
+      "set (?:the|our|my|his|her) (?:house|home|apartment|flat) on fire",
+      "(?:thinking (?:about|of)|want to|going to|planning to|plan to) (?:take|taking) (?:the|my) (?:kids|boys|girls|children|baby|son|daughter|family) with me(?! (?:to|on|for|when|camping|fishing|shopping))",
       "(?:going to|gonna|about to|planning to|plans to|wants to|threatening to|threatened to|threatens to|will|tried to|trying to|talking about|talks about) (?:kill|killing|shoot|shooting|hang|hanging|hurt|hurting|harm|harming|off|end|ending) (?:herself|himself|themselves|themself)",
       "(?:going to|gonna|about to|planning to|wants to|threatening to|will) (?:end|take) (?:his|her|their) (?:own )?li(?:fe|ves)",
       "(?:going to|gonna|about to|wants to|threatening to|threatens to) (?:take|swallow) (?:them all|all of them|all (?:the|her|his|their) (?:pills|meds|tablets))",
@@ -408,6 +484,7 @@ export const EN: LanguageRules = {
     /** A voice or a spirit that commands harm: a psychiatric emergency first, never a spiritual-warfare reading. */
     commandVoice: [
       "(?:the|these) voices (?:in my head )?(?:tell|told|telling|say|said|keep saying|keep telling|command|want|make) (?:me|i)",
+      "(?:the|these) voices (?:in my head )?(?:are|keep|have been|were) (?:telling|saying|ordering|commanding|making) me",
       "(?:a|the) voice (?:in my head )?(?:tells|told|telling|says|said|keeps saying|keeps telling|commands|wants) me (?:i (?:have|must|need|should) )?(?:to )?(?:kill|hurt|cut|jump|die|harm|burn|drown|stab|end)",
       "i (?:keep |can )?(?:hear|hearing|heard) (?:voices|a voice (?:telling|that tells|saying|that says))",
       "(?:angels|the angels|an angel|the spirits|spirits|the holy spirit|my dead \\w+) (?:told|tells|is telling|keeps telling|commanded|commands|want|wants|ordered) me to (?:stop (?:eating|drinking|taking)|come with|join|hurt|punish|kill|die)",
@@ -459,6 +536,7 @@ export const EN: LanguageRules = {
       "(?:make|makes|made|force|forces|forced|forcing) me (?:to )?(?:have sex|sleep) with (?:men|guys|clients|customers|strangers|them|his friends|other men)",
       "(?:make|makes|made|force|forces|forced) me (?:to )?see (?:clients|customers|men)",
       "(?:they|he|she|boss|employer|owner|them|somebody|someone) (?:took|take|taken|have|keep|kept|keeps|are holding|is holding|stole|has|confiscated) (?:away )?my (?:passport|papers|documents|id|visa)",
+      "(?:they|he|she|boss|employer|owner|them|someone) (?:hold|holds|keep|keeps|took|have|has) (?:my|our) (?:passports?|papers|documents|ids?|visas?)(?: \\w+)?(?: so| and| because| till| until|$)",
       "(?:make|makes|made|force|forces|forced|forcing) me (?:to )?work (?:for free|without pay|and (?:i )?(?:cant|cannot) leave|all day|every day|to pay)",
       "(?:cant|cannot|not allowed to|wont let me) leave (?:the house|the apartment|this place|the farm|the factory|them)",
       "(?:owe|owes) them (?:money|a debt) (?:and|so)",

@@ -9,6 +9,21 @@ export const ES: LanguageRules = {
   lang: "es",
   kinds: {
     ideacion: [
+      "// Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose or height asked, the means ready, going with the dead.",
+      "(?:abri|deje abierto|prendi) (?:la llave del |el )?gas (?:\\w+ ){0,3}(?:y )?cerre",
+      "(?:estoy|me encerre|me meti|me quede|sentad[oa]|encerrad[oa]) (?:\\w+ ){0,2}en el (?:carro|coche|auto) con el motor (?:prendido|encendido)",
+      "dosis (?:letal|mortal)",
+      "altura (?:\\w+ ){0,5}(?:para|pa|pa q|para que) (?:uno |una )?(?:no sobreviva|morir|matarse|no sobrevivir)",
+      "(?:la pistola|el arma|el revolver|la escopeta) (?:\\w+ ){0,3}(?:esta |ya esta )?cargad[ao]",
+      "(?:la soga|la cuerda) (?:ya )?(?:esta )?(?:lista|preparada|atada)(?! (?:para|pa) (?:el|la|los|las|un|una|mi|tu|su))",
+      "(?:me tiro|tirarme|me voy a tirar) (?:del|de un|desde el|desde un|al|a las|a la|bajo el) (?:balcon|puente|edificio|tren|vias|via|metro|azotea|techo)",
+      "pienso en irme con (?:el|ella|ellos|mi \\w+)",
+      "me encierra (?:con llave|en (?:la|mi) casa|en el cuarto)",
+      "// Added from the 19 files' and the 8c file's misses, by kind: how and where known, a night named, death deserved, ending it now.",
+      "se como y (?:donde|cuando)(?: lo (?:voy a )?(?:hago|hacer))?(?= (?:esta noche|hoy|manana|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|solo|ya)|$)",
+      "(?:esta noche|hoy|manana|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|este fin de semana) lo hago(?: ya lo tengo decidido)?$",
+      "merezco (?:morir|la muerte|estar muert[oa])",
+      "(?:mejor|mas vale) (?:acabar|terminar) con (?:todo|mi vida|esto de una vez)",
       "(?:pa|pa q|para) que (?:seguir viviendo|sigo viviendo|seguir)|(?:pa|pa q) que vivir|q sentido tiene vivir",
       "matarme",
       "(?:me )?(?:quiero|voy a|pienso|quisiera|deseo) (?:matar(?:me)?|suicidar(?:me)?)",
@@ -82,6 +97,7 @@ export const ES: LanguageRules = {
     ],
     /** Trastornos de la alimentacion: vomitar, no comer, odiar el cuerpo. */
     alimentacion: [
+      "llevo \\w+ dias sin comer(?! (?:\\w+ ){0,3}(?:ayuno|ayunando))",
       "vomito despues de (?:cada |las |comer|la comida)|me (?:hago|provoco) (?:el )?vomit\\w*",
       "no (?:como|he comido) (?:nada )?(?:desde hace|hace|en) (?:\\w+ )?dias",
       "(?:me siento|me veo|sigo sintiendome|me creo|estoy) (?:muy |tan )?gorda",
@@ -110,6 +126,9 @@ export const ES: LanguageRules = {
       `(?:mi|nuestro|nuestra) ${PERSONA} (?:murio|fallecio|se fue|nacio muert[oa]|se suicido|se mato|se quito la vida)`,
     ],
     abuso: [
+      "me (?:atan|amarran|ataron|amarraron) a la cama",
+      "me (?:apreto|apreta|apretaba|agarro|agarra) (?:el|del) cuello|me (?:ahorco|ahorca|estrangulo|estrangula)",
+      "(?:echaron|pusieron|metieron|echo|puso|metio) algo en (?:el|mi) (?:vaso|bebida|trago|copa)",
       "me (?:abuso|abusa|abusaron|abusan|abusaba|violo|violaron|viola|violaba|pega|pegan|pegaba|golpea|golpean|golpeaba|maltrata|maltratan|maltrataba|lastima|lastimaba|amenaza|ahorca|encierra|encierran|encerro)",
       "(?:abuso|abusaron|abusa|abusaba) (?:sexualmente )?de mi",
       "(?:fui|he sido|soy|estoy siendo|sigo siendo) (?:abusad[oa]|violad[oa]|maltratad[oa]|golpead[oa]|agredid[oa])",
@@ -144,6 +163,7 @@ export const ES: LanguageRules = {
       "(?:tengo )?demonios (?:dentro de mi|en mi)",
     ],
     posparto: [
+      "(?:pensamientos|ideas) de (?:tirar|lastimar|hacer(?:le)? dano|ahogar|matar|sacudir|hacerle algo) (?:a |al )?(?:mi |el |la )?(?:bebe|hij[oa])",
       "(?:mi bebe|el bebe|mis hijos) (?:estaria|estarian|estaria) mejor sin mi",
       "(?:pensamientos de|ganas de|miedo de) (?:hacerle dano|lastimar|matar) (?:a )?mi bebe",
       "depresion (?:posparto|post parto)",
@@ -158,6 +178,7 @@ export const ES: LanguageRules = {
       "tuve una recaida",
     ],
     trata: [
+      "me obligan a (?:estar|acostarme) con (?:hombres|clientes|tipos)|me obligan a prostituirme",
       "(?:me )?(?:quitaron|quito|tienen|se quedaron con|retienen) (?:mi |el )?(?:pasaporte|papeles|documentos|mis papeles|mis documentos)",
       "me (?:obligan|obliga|forzaron) a (?:trabajar|prostituirme|acostarme con)",
     ],
