@@ -32,7 +32,10 @@ const tsvTurns = (path: string) => lines(path).map((l) => (l.split("\t")[1] ?? "
 /**
  * Set 5's and set 6's training files (distress5/6-train, ordinary5/6-train) are dev only: each written after its blind set was
  * committed, in other words. The 8a to 8d files were written beside blind set 8 by four other writers who never read it
- * (young voices, adult voices, es/pt/fr/de, others in danger and quiet signals; evals/care/README.md).
+ * (young voices, adult voices, es/pt/fr/de, others in danger and quiet signals; evals/care/README.md). 19c (es/pt/fr/de)
+ * was written beside blind set 9 the same way; its three English siblings (19a, 19b, 19d) are not trained on: left
+ * out one writer at a time, they read no more of the other writers' distress (docs/care.md, "Set 9"). Their misses
+ * gave the rules kinds.
  */
 export const CARE_DEV = {
   distress: ["distress-dev.tsv", "distress2-dev.tsv", "distress5-train.tsv", "distress6-train.tsv", "distress8a-train.tsv", "distress8b-train.tsv", "distress8c-train.tsv", "distress8d-train.tsv", "distress19c-train.tsv"],
