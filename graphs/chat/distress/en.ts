@@ -26,7 +26,7 @@ const MY_PERSON =
   "(?:(?:\\w+ )?(?:baby|son|daughter|child|husband|wife|mom|mother|dad|father|brother|sister|friend|best friend|boyfriend|girlfriend|fiance|partner|grandma|grandpa|grandmother|grandfather))";
 /** Prescription drugs by name, beside MEANS, for what was taken ("took 15 of my klonopin"). */
 const DRUGS =
-  "(?:lithium|klonopin|clonazepam|morphine|trazodone|ambien|zolpidem|valium|diazepam|lorazepam|ativan|seroquel|quetiapine|codeine|gabapentin|oxycodone|oxycontin|percocet|vicodin|hydrocodone|methadone|tramadol|amitriptyline|benadryl|melatonin|sleeping tablets|sleeping pills|prescription|script)";
+  "(?:adderall|ritalin|vyvanse|lithium|klonopin|clonazepam|morphine|trazodone|ambien|zolpidem|valium|diazepam|lorazepam|ativan|seroquel|quetiapine|codeine|gabapentin|oxycodone|oxycontin|percocet|vicodin|hydrocodone|methadone|tramadol|amitriptyline|benadryl|melatonin|sleeping tablets|sleeping pills|prescription|script)";
 /** Someone in the household or the writer's care, as a threat names them. */
 const HOUSEHOLD =
   "(?:(?:step ?)?(?:dad|father|mom|mother|mum|brother|sister|parents)|wife|husband|kids|children|baby|son|daughter|family|grandma|grandpa|roommate|neighbou?r|teacher|girlfriend|boyfriend)";
@@ -169,6 +169,17 @@ export const EN: LanguageRules = {
       "(?:i have|ive got|i ve got|ive|i ve|i got) everything (?:ready|prepared|in place|set up)(?! (?:for|to|at|in|so we))",
       "(?:flee|escape|slip) into death",
       "(?:choose|chose|choosing|pick|decide|deciding) my (?:own )?(?:death|time to die|way to die|day to die)",
+      // Added from the 8a file's misses (young voices), by kind: logging off from life, a day decided, a past-tense
+      // "tell them I loved them", removing oneself, damned anyway, a verse for the last night.
+      "(?:log|logging|logged) (?:off|out) (?:of life|permanently|for good|forever|from life)",
+      "(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today) is the (?:day|night) (?:already decided|its decided|i decided|ive decided|i ve decided)",
+      "tell (?:them|everyone|her|him|my \\w+) (?:that )?i loved (?:them|her|him|you|everyone)",
+      "(?:removing|remove|removed) my ?self (?:for good|permanently|from (?:everyone|the world|this world|the picture|everyones life))",
+      "(?:a favou?r|doing (?:them|everyone|her|him|you) a favou?r) by (?:(?:leaving|going) (?:for good|forever|permanently)|disappearing|being gone|not being here|dying)",
+      "(?:going to hell|damned|condemned|lost) anyway (?:\\w+ ){0,2}(?:why wait|might as well)",
+      "might as well (?:end it|die|kill my ?self|be dead|go now)",
+      "god (?:doesnt|does not|dont) want me (?:here|alive|on this earth|to live|around)",
+      "before (?:i|you) die (?:\\w+ ){0,4}(?:tonight|today)",
     ],
     notGoingOn: [
       "(?:cant|cannot|can not|couldnt) (?:go on|do (?:life|living|this life) any ?more|take (?:it|this|any ?more)|do this any ?more|do it any ?more|keep going|live like this|handle (?:it|this|life) any ?more|breathe any ?more|cope any ?more|carry on)",
@@ -250,6 +261,12 @@ export const EN: LanguageRules = {
       "(?:has|had|got|keeps|took|takes) (?:the|his|her|a|my) (?:gun|pistol|rifle|shotgun|knife|machete) out",
       "(?:with|holding|have|got) (?:a |the |my )?(?:razor|blade|gun|pistol|rope|noose) (?:right now|now|in my hand|beside me|next to me)",
       "(?:theres|there is|there s) (?:so much|too much|a lot of) blood(?! (?:in|on) (?:the )?(?:bible|old testament|leviticus|scripture|exodus|revelation|book|movie|film|show|game))",
+      "(?:theres|there is|there s) blood everywhere",
+      "(?:im|i am|i m) holding a (?:knife|blade|razor|gun|pistol)",
+      "(?:floor|balcony|bridge|roof|building|overpass|cliff) (?:\\w+ ){0,4}(?:checked|looked up|measured|googled) how (?:high|tall|far)",
+      `(?:stockpiling|stockpiled|hoarding|hoarded|saving up|saved up|collecting|collected) (?:my |the |some |all |all my |all of my )?(?:\\w+ )?${DRUGS}`,
+      "(?:pills|tablets|meds|sleeping pills) (?:\\w+ ){0,5}more than (?:usual|i should|prescribed|the bottle says)",
+      "(?:walked|stepped) (?:out )?into (?:traffic|the (?:sea|ocean|lake|river))",
       "enough (?:to|so i|that i) (?:not|never|wont|dont|do not|will not) wake up",
       "enough to (?:kill me|end (?:it|my life)|stop my heart)",
       `(?:dangerous|deadly|lethal|fatal) (?:\\w+ ){0,2}(?:combination|combo|mix|mixture) of (?:my|the \\w+ in my)`,
@@ -293,6 +310,10 @@ export const EN: LanguageRules = {
       "(?:still|always) (?:feel|look|am) (?:so )?(?:fat|huge|disgusting)",
       "(?:hate|disgusted by|loathe) my body",
       "(?:im|i am|i m|been) (?:anorexic|bulimic)",
+      "(?:havent|have not|hasnt) eaten since (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|last week)",
+      "no food (?:for )?(?:\\d+|two|three|four|five|six|seven) days",
+      "only (?:water|black coffee|water and (?:black )?coffee) for (?:a week|\\w+ days|days|weeks)(?! (?:\\w+ ){0,3}(?:fast|fasting|lent))",
+      "purged (?:again|(?:\\w+ )?times? today)",
     ],
     /**
      * A medical emergency now, the writer's or someone's beside them: not breathing, blue lips, a seizure,
@@ -346,6 +367,12 @@ export const EN: LanguageRules = {
       "(?:forged|forging|forges|faking|faked) my (?:signature|name|checks|cheques)",
       "(?:didnt|did not|wouldnt|would not|wont|will not) stop (?:when|after|even when|even though|though) i (?:said|told|begged|cried|asked|screamed)",
       "i said no (?:but|and) (?:he|she|they) (?:didnt|did not|kept|wouldnt|did it|still)",
+      "i said no (?:like |about |at least )?(?:\\w+ times|twice|again|over and over|many times|so many times) (?:and|but) (?:he|she|they) (?:kept|didnt stop|did not stop|still)",
+      "(?:didnt|did not) fight (?:back|him off|her off) (?:\\w+ ){0,4}(?:count|my fault|rape|consent)",
+      "(?:bruises|welts|marks) (?:\\w+ ){0,4}from (?:the|his|her|a) (?:belt|cord|stick|hanger|fists?)",
+      "(?:got )?kicked out for being (?:trans|gay|bi|lesbian|queer|pregnant)",
+      "(?:kicked|threw) me out (?:of the house )?when (?:they|he|she) found out",
+      "(?:i have|ive|i ve|ive got|i got) nowhere to (?:sleep|stay)",
       `(?:pastor|priest|leader|deacon|elder|bishop|minister|teacher|coach|uncle|step ?dad|step ?father|boss|youth \\w+) (?:\\w+ )?(?:kissed|kisses|touched|touches|grabbed|grabs|groped|gropes) me`,
       `what (?!god |jesus |the lord |christ )(?:he|she|they|(?:the|my|our|that) \\w+) (?:did|does|has done|had done|was doing|keeps doing|is doing) to me`,
       "(?:pushed|pushes|push) me (?:down|against|into (?:the|a) wall|off|around|to the (?:floor|ground))",
@@ -505,6 +532,9 @@ export const EN: LanguageRules = {
       "(?:they|people|someone|somebody) (?:want|wants) to (?:hurt|kill|poison|get) me",
       "(?:are|is|keep|keeps) (?:trying|coming) to (?:kill|poison|hurt) me",
       "(?:seeing|hearing|see|hear) (?:things|people|shadows|voices) (?:that )?(?:arent|are not|nobody else|no one else|that want)",
+      "(?:hear|hearing) my name (?:being )?called (?:when|and) (?:no ?ones|nobody|no one)",
+      "(?:the )?shadows (?:are )?(?:moving and talking|talking to me|are talking)",
+      "^(?:the )?voices (?:are back|again)",
       "(?:putting|put|puts|inserting) thoughts (?:in|into) my (?:head|mind)",
       "(?:tv|television|radio|phone|songs?) (?:is |are )?(?:sending|sends|giving|talking to) me (?:messages|signs|signals)",
     ],
@@ -522,6 +552,8 @@ export const EN: LanguageRules = {
       "(?:bullying|bullied) me",
       "(?:get|got|getting) (?:beat|beaten) up",
       "(?:bullied|cyberbullied) (?:at|in|every|all)",
+      "(?:push|pushes|pushed|shove|shoves|shoved) me into (?:the )?(?:lockers|walls?)",
+      "(?:people|they|someone|strangers) (?:are |is |keep )?sending (?:me )?(?:death )?threats",
     ],
     relapse: [
       "i (?:relapsed|slipped|used|drank|shot up|got high|started drinking|started using) again",

@@ -96,7 +96,7 @@ export const PT: LanguageRules = {
     ],
     abuso: [
       "(?:amarram|amarraram|prendem|prenderam) me (?:a|na) cama|me (?:amarram|amarraram|prendem|prenderam) (?:a|na) cama",
-      "(?:apertou|aperta|apertava) (?:me )?o (?:meu )?pescoco|(?:me )?(?:enforcou|estrangulou|esganou)",
+      "(?:apertou|aperta|apertava) (?:me )?o (?:meu )?pescoco|me (?:enforcou|estrangulou|esganou|sufocou)|(?:enforcou|estrangulou|esganou|sufocou) me",
       "(?:colocaram|puseram|botaram|meteram|colocou|pos|botou) (?:algo|alguma coisa) (?:no meu (?:copo|drink)|na minha bebida)",
       "(?:abusou|abusaram|abusa) de mim",
       "(?:fui|sou|estou sendo) (?:abusad[oa]|estuprad[oa]|violentad[oa]|espancad[oa])",
