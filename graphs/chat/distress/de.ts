@@ -6,20 +6,19 @@ export const DE: LanguageRules = {
   lang: "de",
   kinds: {
     gedanken: [
-      "// Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose or height asked, the means in hand, taking one's life.",
+      // Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose or height asked, the means in hand, taking one's life.
       "(?:gashahn|gas) (?:\\w+ ){0,2}aufgedreht",
       "(?:sitze|sitz|bin) (?:\\w+ ){0,4}(?:auto|wagen) (?:\\w+ ){0,4}motor (?:an|lauft|laufen)",
       "todliche dosis",
       "(?:hochste|hoch|welche brucke|welches stockwerk) (?:\\w+ ){0,5}(?:damit es (?:sicher )?klappt|um (?:sicher )?zu sterben)",
-      "(?:gewehr|waffe|pistole|jagdgewehr|revolver) (?:\\w+ ){0,5}in der hand|(?:gewehr|waffe|pistole) ist geladen",
+      "(?:hab|habe|halte|ich habe) (?:\\w+ ){0,2}(?:gewehr|waffe|pistole|jagdgewehr|revolver) (?:\\w+ ){0,5}in der hand",
       "(?:strick|seil) ist (?:gekauft|bereit|fertig)",
       "(?:nehm|nehme) mir (?:jetzt |heute |heut |bald )?das leben",
       "(?:spring|springe) (?:\\w+ ){0,3}(?:vor den|vor einen|von der|vom) (?:zug|brucke|dach|hochhaus|balkon)",
-      "rattengift|gift (?:getrunken|geschluckt|genommen)",
+      "(?:ratten)?gift (?:getrunken|geschluckt|genommen|gegessen)",
       "(?:tu|tue) mir (?:grad|gerade|jetzt) weh",
-      "will (?:ich )?nur noch zu (?:ihm|ihr|ihnen)",
       "(?:bin (?:dann )?raus|ich bin weg) fur immer",
-      "// Added from the 19 files' and the 8c file's misses, by kind: how and where known, death deserved.",
+      // Added from the 19 files' and the 8c file's misses, by kind: how and where known, death deserved.
       "weiss (?:schon |genau )?wie und (?:wo|wann)(?! (?:der|die|das|wir|ihr|man|es))",
       "(?:ich habe|ich hab|habe|hab) den tod verdient|verdiene (?:es )?(?:den tod|zu sterben)",
       "mich (?:umbringen|umzubringen|zu toten)",
@@ -88,8 +87,8 @@ export const DE: LanguageRules = {
     missbrauch: [
       "binden (?:sie|die|er|mich) (?:mich )?(?:\\w+ )?(?:ans|am) bett|ans bett (?:gebunden|gefesselt)",
       "mich (?:\\w+ ){0,2}gewurgt",
-      "(?:was|etwas) (?:ins|in mein|in meinen) (?:glas|drink|getrank) (?:getan|gemischt|gekippt|reingetan)",
-      "haut mich",
+      "(?:jemand|einer|er|sie|man|die) (?:hat|haben) mir (?:\\w+ )?(?:was|etwas) (?:ins|in mein|in meinen) (?:glas|drink|getrank)",
+      "haut mich(?! um)",
       "missbraucht",
       "vergewaltigt",
       "(?:schlagt|schlaegt|verprugelt|misshandelt|bedroht|wurgt|sperrt) mich",

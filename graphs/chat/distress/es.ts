@@ -9,21 +9,20 @@ export const ES: LanguageRules = {
   lang: "es",
   kinds: {
     ideacion: [
-      "// Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose or height asked, the means ready, going with the dead.",
+      // Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose or height asked, the means ready, going with the dead.
       "(?:abri|deje abierto|prendi) (?:la llave del |el )?gas (?:\\w+ ){0,3}(?:y )?cerre",
       "(?:estoy|me encerre|me meti|me quede|sentad[oa]|encerrad[oa]) (?:\\w+ ){0,2}en el (?:carro|coche|auto) con el motor (?:prendido|encendido)",
       "dosis (?:letal|mortal)",
       "altura (?:\\w+ ){0,5}(?:para|pa|pa q|para que) (?:uno |una )?(?:no sobreviva|morir|matarse|no sobrevivir)",
-      "(?:la pistola|el arma|el revolver|la escopeta) (?:\\w+ ){0,3}(?:esta |ya esta )?cargad[ao]",
+      "(?:la pistola|el arma|el revolver|la escopeta) (?:\\w+ ){0,2}(?:esta|ya esta) cargad[ao]",
       "(?:la soga|la cuerda) (?:ya )?(?:esta )?(?:lista|preparada|atada)(?! (?:para|pa) (?:el|la|los|las|un|una|mi|tu|su))",
       "(?:me tiro|tirarme|me voy a tirar) (?:del|de un|desde el|desde un|al|a las|a la|bajo el) (?:balcon|puente|edificio|tren|vias|via|metro|azotea|techo)",
-      "pienso en irme con (?:el|ella|ellos|mi \\w+)",
       "me encierra (?:con llave|en (?:la|mi) casa|en el cuarto)",
-      "// Added from the 19 files' and the 8c file's misses, by kind: how and where known, a night named, death deserved, ending it now.",
-      "se como y (?:donde|cuando)(?: lo (?:voy a )?(?:hago|hacer))?(?= (?:esta noche|hoy|manana|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|solo|ya)|$)",
+      // Added from the 19 files' and the 8c file's misses, by kind: how and where known, a night named, death deserved, ending it now.
+      "se como y (?:donde|cuando)(?: lo (?:voy a )?(?:hago|hacer))?(?= (?:esta noche|hoy|manana|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|solo|ya)\\b|$)",
       "(?:esta noche|hoy|manana|el (?:lunes|martes|miercoles|jueves|viernes|sabado|domingo)|este fin de semana) lo hago(?: ya lo tengo decidido)?$",
       "merezco (?:morir|la muerte|estar muert[oa])",
-      "(?:mejor|mas vale) (?:acabar|terminar) con (?:todo|mi vida|esto de una vez)",
+      "(?:mejor|mas vale) (?:acabar|terminar) con (?:todo(?! (?:el|la|los|las|lo))|mi vida|esto de una vez)",
       "(?:pa|pa q|para) que (?:seguir viviendo|sigo viviendo|seguir)|(?:pa|pa q) que vivir|q sentido tiene vivir",
       "matarme",
       "(?:me )?(?:quiero|voy a|pienso|quisiera|deseo) (?:matar(?:me)?|suicidar(?:me)?)",
@@ -128,7 +127,7 @@ export const ES: LanguageRules = {
     abuso: [
       "me (?:atan|amarran|ataron|amarraron) a la cama",
       "me (?:apreto|apreta|apretaba|agarro|agarra) (?:el|del) cuello|me (?:ahorco|ahorca|estrangulo|estrangula)",
-      "(?:echaron|pusieron|metieron|echo|puso|metio) algo en (?:el|mi) (?:vaso|bebida|trago|copa)",
+      "me (?:echaron|pusieron|metieron|echo|puso|metio) algo en (?:el|mi) (?:vaso|bebida|trago|copa)",
       "me (?:abuso|abusa|abusaron|abusan|abusaba|violo|violaron|viola|violaba|pega|pegan|pegaba|golpea|golpean|golpeaba|maltrata|maltratan|maltrataba|lastima|lastimaba|amenaza|ahorca|encierra|encierran|encerro)",
       "(?:abuso|abusaron|abusa|abusaba) (?:sexualmente )?de mi",
       "(?:fui|he sido|soy|estoy siendo|sigo siendo) (?:abusad[oa]|violad[oa]|maltratad[oa]|golpead[oa]|agredid[oa])",

@@ -6,7 +6,7 @@ export const FR: LanguageRules = {
   lang: "fr",
   kinds: {
     ideation: [
-      "// Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose or height asked, the means in hand, a threat to kill.",
+      // Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose or height asked, the means in hand, a threat to kill.
       "ouvert le gaz (?:\\w+ ){0,2}(?:et )?ferme",
       "(?:je suis|assise?|enfermee?) (?:\\w+ ){0,4}moteur (?:allume|en marche|qui tourne)",
       "dose (?:letale|mortelle)",
@@ -18,11 +18,11 @@ export const FR: LanguageRules = {
       "si je (?:le |la )?quitte (?:il|elle) (?:\\w+ ){0,2}(?:tue|tuera|tuerait)",
       "(?:il|elle) (?:dit|a dit|ecrit) quil va (?:sauter|se tuer|se pendre|se jeter)|quelle va (?:sauter|se tuer|se pendre|se jeter)",
       "(?:il|elle) (?:frappe|bat|tape) (?:ma|mon|mes) (?:mere|pere|soeur|frere|enfants|fille|fils)",
-      "// Added from the 19 files' and the 8c file's misses, by kind: how and where known, the last night, death deserved, ending it now.",
-      "je sais (?:deja )?comment et (?:ou|quand)(?= (?:cest|ce soir|demain|je|samedi|dimanche)|$)",
-      "(?:cest|ce sera|ce soir cest) (?:la|ma) derniere nuit(?! (?:du|de|au|a|en))",
+      // Added from the 19 files' and the 8c file's misses, by kind: how and where known, the last night, death deserved, ending it now.
+      "je sais (?:deja )?comment et (?:ou|quand)(?= (?:cest|ce soir|demain|je|samedi|dimanche)\\b|$)",
+      "ce soir cest (?:la|ma) derniere nuit(?! (?:du|de|au|a|en|ici|avant|a lhotel))",
       "je merite (?:de mourir|la mort|de crever)",
-      "(?:mieux vaut|autant) en finir",
+      "(?:mieux vaut|autant) en finir(?! avec (?:ce|cette|ces|ca|cela|le|la|les))",
       "me tuer",
       "(?:je veux|jveux|jai envie de|d?envie de|je voudrais) (?:mourir|en finir|disparaitre|ne plus exister|plus exister)",
       "en finir (?:avec (?:la vie|tout|ma vie)|ce soir|aujourdhui)",
@@ -86,7 +86,7 @@ export const FR: LanguageRules = {
     abus: [
       "(?:mattachent|mattache|mont attache|ma attache) (?:au|a mon|sur le) lit",
       "(?:ma|me) serre (?:le|la) (?:cou|gorge)|(?:ma|m a|me) etrangle",
-      "(?:mis|mit|verse) quelque chose dans mon verre",
+      "(?:on a|on ma|quelquun a|quelquun ma|ils ont|il a|il ma|elle a|elle ma) (?:mis|verse) quelque chose dans mon verre",
       "(?:mobligent|mobligeait|me forcent|me forcait) a (?:voir des clients|coucher avec|me prostituer)",
       "(?:il|elle|on|(?:mon|ma) (?!dieu|seigneur|jesus|christ)(?:\\w+ )?\\w+) me (?:frappe|bat|viole|force|menace|etrangle|tape|enferme|tripote)",
       "(?:mon|ma) (?!dieu|seigneur|jesus|christ)(?:\\w+ )?\\w+ me touche(?:$| la nuit| quand| partout| sans| encore| en bas)",

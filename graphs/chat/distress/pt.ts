@@ -6,7 +6,7 @@ export const PT: LanguageRules = {
   lang: "pt",
   kinds: {
     ideacao: [
-      "// Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose asked, the means ready, ending one's life.",
+      // Added from the 19c file's misses, by kind: gas or a running engine shut in, a lethal dose asked, the means ready, ending one's life.
       "(?:liguei|abri) o gas (?:\\w+ ){0,3}(?:e )?fechei",
       "(?:estou|to|fiquei|sentad[oa]|me tranquei) (?:\\w+ ){0,3}(?:no )?carro (?:\\w+ ){0,2}ligado (?:\\w+ ){0,2}(?:na|dentro da) garagem",
       "dose (?:letal|mortal)",
@@ -17,9 +17,9 @@ export const PT: LanguageRules = {
       "dar cabo da (?:minha )?vida",
       "(?:fechou|trancou|tranca|fecha) me em casa|me (?:tranca|trancou|fecha|fechou) em casa",
       "(?:flw|falou|tchau|adeus) (?:pra|para) sempre",
-      "// Added from the 19 files' and the 8c file's misses, by kind: how and where known, tonight named, death deserved, ending it now.",
-      "sei como e (?:onde|quando)(?= (?:hoje|amanha|esta noite|eu|vou|so)|$)",
-      "(?:hoje|esta noite|hoje a noite|amanha) (?:eu )?(?:termino|acabo) (?:com )?tudo",
+      // Added from the 19 files' and the 8c file's misses, by kind: how and where known, tonight named, death deserved, ending it now.
+      "sei como e (?:onde|quando)(?= (?:hoje|amanha|esta noite|eu|vou|so)\\b|$)",
+      "(?:hoje|esta noite|hoje a noite|amanha) (?:eu )?(?:termino|acabo) (?:com )?tudo(?! (?:o|a|os|as|do|da|que|isso|isto))",
       "mere[cç]o (?:morrer|a morte|estar mort[oa])",
       "melhor (?:acabar|terminar) (?:com tudo|com a minha vida|de vez com tudo|logo com tudo)|melhor acabar logo$",
       "(?:seria|era) melhor se eu (?:nao existisse|nao estivesse aqui|morresse|sumisse|nunca tivesse nascido)",
