@@ -52,7 +52,7 @@ export const EN: LanguageRules = {
       "(?:go to |going to |fall )?(?:sleep|asleep) forever",
       "(?:im|i am) (?:going to|gonna|about to|ready to) jump(?: tonight| now| today| off)?(?! (?:in|into|at|on|for|up))",
       "(?:theres|there is) no point (?:anymore|any more|in anything|in trying|in living|to anything|to living)",
-      "(?:want to|going to|will|might|thinking (?:about|of)|think about|plan to|planning to|ready to|decided to|about to|gonna) end (?:it|everything|my life|things|this)",
+      "(?:want to|going to|will|might|thinking (?:about|of)|think about|plan to|planning to|ready to|decided to|about to|gonna) end (?:it(?! (?:with|there|here|early|off|by|at|on))|everything(?! (?:with|between))|my life|things(?! (?:with|between|off))|this(?! (?:with|relationship|meeting|conversation|chat|call|study|series|year|week|month|chapter|book|thread|friendship)))",
       // "I want to die", not "I want to die to self" (Romans 6, Galatians 2:20).
       "(?:want|wanted|wanting|wish|wishing|ready|going|deserve|just want|need) (?:to |too |2 )?die(?! (?:to|unto|with|for|in) (?:self|my ?self|sin|the (?:flesh|world|old|lord)|my (?:flesh|old|sin|ego|pride|will)|our ?selves|ourselves|christ|jesus|him))",
       "(?:please|just|god) (?:just )?(?:let|make) me die",
@@ -133,7 +133,9 @@ export const EN: LanguageRules = {
       // A prayer to be taken now: "Jesus please take me tonight" (not "take me to church").
       "(?:god|lord|jesus|father|please) (?:please |just )*take me (?:home )?(?:tonight|now|today|already|in my sleep)",
       "(?:want|wanna|ready|going) to go home to (?:jesus|god|heaven|the lord) (?:today|now|tonight|already|not someday)",
-      `(?:want|wanna|going|ready|need|long|longing) to (?:join|go be with|be with) (?:him|her|them|my \\w+) (?:now|today|tonight|already|in the grave)`,
+      // "Be with him" with a time is a date as often as a grave: only "already" or "in the grave" for it.
+      `(?:want|wanna|going|ready|need|long|longing) to (?:join|go be with) (?:him|her|them|my \\w+) (?:now|today|tonight|already|in the grave)`,
+      `(?:want|wanna|going|ready|need|long|longing) to be with (?:him|her|them|my \\w+) (?:already|in the grave)`,
       `(?:want|wanna|going|ready|need|long|longing) to join (?:him|her|them|my \\w+) in heaven`,
       `(?:lie|lay|lying) down (?:\\w+ ){0,6}(?:and )?(?:never|not) (?:get|getting|wake|waking) up`,
       "what (?:does it|would it|is it) (?:feel|feels) like to (?:drown|die|bleed out|overdose|hang|suffocate|be dead|get shot)",
