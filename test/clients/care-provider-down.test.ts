@@ -278,7 +278,9 @@ describe("issue 28, the classifier's verdict when the answer then fails", () => 
 
   it.each([
     ["Tudo parece cinza e pesado ultimamente e eu estou tão cansada de carregar isso.", /^Se você tomou alguma coisa[\s\S]*CVV 188/],
-    ["Tout me paraît gris et lourd ces temps-ci et je suis si fatiguée de porter tout ça.", /^Si vous avez pris quelque chose[\s\S]*3114/],
+    // The reader reads "Tout me paraît gris et lourd ces temps-ci et je suis si fatiguée de porter tout ça." since it was
+    // trained on file 19c (session 19): a quieter French line stands for what only the classifier reads.
+    ["Les journées me paraissent grises et lourdes, et je suis lasse de tout porter seule.", /^Si vous avez pris quelque chose[\s\S]*3114/],
     ["Alles fühlt sich in letzter Zeit grau und schwer an und ich bin so müde, das alles zu tragen.", /^Wenn du etwas genommen hast[\s\S]*TelefonSeelsorge 0800 111 0 111/],
   ])("when no rule reads %j, the classifier says distress and the agent call fails, then the crisis reply comes in the language it was written in", async (text, expected) => {
     expect(isDistress(text)).toBe(false);
