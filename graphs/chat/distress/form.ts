@@ -22,7 +22,7 @@ const TEXT_SPEAK: Readonly<Record<string, string>> = {
   ppl: "people", ppls: "people", rly: "really", srsly: "seriously", nothin: "nothing", nuthin: "nothing", somethin: "something",
   tryna: "trying to", finna: "going to", b4: "before", "2day": "today", "2morrow": "tomorrow", nite: "night", kno: "know",
   sum1: "someone", some1: "someone", no1: "no one", any1: "anyone", every1: "everyone", evry1: "everyone", evryone: "everyone",
-  ngl: "not going to lie", tbh: "to be honest", lyf: "life", lyfe: "life", nemore: "anymore", anymre: "anymore",
+  ngl: "not going to lie", tbh: "to be honest", lyf: "life", lyfe: "life", nemore: "anymore", anymre: "anymore", cnt: "cant",
   // Spanish
   q: "que", ke: "que", d: "de", x: "por", xq: "porque", xk: "porque", pq: "porque", kiero: "quiero", qiero: "quiero",
   tmb: "tambien", tb: "tambien", toy: "estoy", ta: "esta", nd: "nada", aiuda: "ayuda",
