@@ -17,7 +17,20 @@ import { _CONTEXT_VARIABLES_KEY, AsyncLocalStorageProviderSingleton } from "@lan
  * context variables). Whenever a callback manager exists (a tracer, Studio's handlers, verbose mode) or
  * tracing is switched on, LangChain's own method runs unchanged. Installed once per process; it
  * checks at every call, so a process may switch tracing on and off (the tracing tests do).
+ *
+ * A run may go further and say its code reads its config only from its arguments
+ * (`NO_AMBIENT_CONFIG: true` in its `configurable`, as runChat's runs do): then, while nothing traces
+ * and no store is current, the config is stored nowhere and the callback simply runs. Node's
+ * AsyncLocalStorage is then never entered, so Node never switches on the async hooks it needs, which
+ * otherwise run at every promise the process makes, a chat's and everything beside it: about 13 % of the
+ * CPU a chat request costs (docs/performance.md, session 20). In such a run LangGraph's `getConfig()`,
+ * `getWriter()` and `interrupt()` find nothing, and a runnable called without a config does not inherit
+ * the node's: the chat graph's nodes take their config as their second argument and pass it on
+ * (test/graph/run-context.test.ts holds them to that).
  */
+
+/** In a run's `configurable`: its code reads its config only from its arguments (above). */
+export const NO_AMBIENT_CONFIG = Symbol.for("biblical-chat:no-ambient-config");
 
 /** The key LangChain stores a runnable's config under in the run tree's `extra` (@langchain/core singletons). */
 const LC_CHILD_KEY = Symbol.for("lc:child_config");
@@ -36,11 +49,14 @@ export function installLeanRunContext(): void {
   if (provider[INSTALLED]) return;
   const original: RunWithConfig = provider.runWithConfig.bind(provider);
   provider.runWithConfig = function runWithConfig(config, callback, avoidCreatingRootRunTree) {
-    if (avoidCreatingRootRunTree || tracingSwitchedOn()) return original(config, callback, avoidCreatingRootRunTree);
+    if (tracingSwitchedOn()) return original(config, callback, avoidCreatingRootRunTree);
     const manager = CallbackManager._configureSync(config?.callbacks, undefined, config?.tags, undefined, config?.metadata);
     if (manager !== undefined) return original(config, callback, avoidCreatingRootRunTree);
     const storage = AsyncLocalStorageProviderSingleton.getInstance();
     const previous = storage.getStore() as Record<symbol, unknown> | undefined;
+    if (previous === undefined && (config?.configurable as Record<symbol, unknown> | undefined)?.[NO_AMBIENT_CONFIG] === true) return callback();
+    // LangChain's stream wrapper asks for no run tree: its own method then stores what the caller had.
+    if (avoidCreatingRootRunTree) return original(config, callback, avoidCreatingRootRunTree);
     const carrier: Record<string | symbol, unknown> = { name: "<runnable_lambda>", tracingEnabled: false, extra: { [LC_CHILD_KEY]: config } };
     if (previous?.[_CONTEXT_VARIABLES_KEY] !== undefined) carrier[_CONTEXT_VARIABLES_KEY] = previous[_CONTEXT_VARIABLES_KEY];
     return storage.run(carrier, callback);

@@ -17,7 +17,7 @@ import { DEFAULT_PROVIDER, providerTable, type ProviderTable } from "./providers
 import type { ChatStateValue } from "./state.js";
 import { addUsage, NO_USAGE } from "./usage.js";
 import { discardSpeculation } from "./speculation.js";
-import { installLeanRunContext } from "./run-context.js";
+import { installLeanRunContext, NO_AMBIENT_CONFIG } from "./run-context.js";
 import { installPooledRandom } from "./random-pool.js";
 import { withAnswerCache } from "./search-cache.js";
 
@@ -200,7 +200,9 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
         // custom-stream event each, and a run without a listener (a non-stream request) drops them there
         // instead of passing each one through LangGraph's stream to be thrown away here.
         streamMode: ["updates"],
-        configurable: { [ANSWER_SINK]: (text: string) => text && opts.onDelta?.(text) },
+        // The graph's nodes read their config from their arguments: LangChain stores it nowhere while
+        // nothing traces, and Node's async hooks stay off (run-context.ts).
+        configurable: { [ANSWER_SINK]: (text: string) => text && opts.onDelta?.(text), [NO_AMBIENT_CONFIG]: true },
         recursionLimit: recursionLimitFor(deps.maxSteps),
         ...(opts.signal ? { signal: opts.signal } : {}),
       },

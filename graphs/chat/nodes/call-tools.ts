@@ -29,9 +29,11 @@ export function createCallTools(deps: ChatDeps) {
           if (!tool) return `Error: there is no tool named "${call.name}". Available: ${[...tools.keys()].join(", ")}.`;
           try {
             // The three tools differ in argument types; each validates its own input with zod.
+            // The run's configurable goes along: it says whether the tool's run stores its config (run-context.ts).
             const out: unknown = await (tool as { invoke(input: unknown, options?: unknown): Promise<unknown> }).invoke(call.args, {
               callbacks: config.callbacks,
               signal: config.signal,
+              configurable: config.configurable,
             });
             return typeof out === "string" ? out : JSON.stringify(out);
           } catch (err) {
