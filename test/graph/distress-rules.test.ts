@@ -388,6 +388,36 @@ describe("false alarms stay quiet", () => {
   });
 });
 
+describe("one's own death asked about as believers ask it (session 20)", () => {
+  it.each([
+    "What happens when I die?",
+    "Where will I go when I die?",
+    "Will I see my grandma again when I die?",
+    "Do I sleep when I die until the resurrection?",
+    "Am I going to be judged when I die?",
+    "Is there judgment right after we die?",
+    "What will I look like after I die?",
+    "I cut my hair, is that a sin for a woman?",
+  ])("when the message is %j, then it does not read as distress", (text) => {
+    expect(isDistress(text)).toBe(false);
+    expect(needsCare([text])).toBe(false);
+  });
+
+  it.each([
+    "will anyone care when I die",
+    "will I be missed when I die",
+    "will i finally have peace when i die",
+    "will i be in pain when i die",
+    "What happens when I die tonight",
+    "Where will I go when I die tomorrow?",
+    "after I die please pray for my kids",
+    "what happens when I die, I'm so scared, he said he'll kill me",
+    "I cut my wrists after I cut my hair",
+  ])("when the message is %j, then the rules still read it as distress", (text) => {
+    expect(isDistressByRules(text)).toBe(true);
+  });
+});
+
 describe("the language a distress message was read in", () => {
   it.each([
     ["tomei todos os comprimidos", "pt"],

@@ -146,6 +146,17 @@ const DEATH_WORDS =
 const FIRST_PERSON_EN = /\b(?:i|im|ive|id|ill|my|myself|mine)\b/; // not "me": "tell me about poison" is a request
 const HARM_LEXICON =
   /\b(?:die|dying|dead|kill|killing|suicide|suicidal|overdose|overdosed|pills|knife|gun|rope|noose|blade|razor|bleed|bleeding|bled|cut|cutting|hurt|hurting|hurts|scared|afraid|terrified|unsafe|rape|raped|abused?|abusive|beats?|beaten|hits?|alive|goodbye|disappear|vanish|worthless|hopeless|numb|starve|starving|starved|fat|breathe|panic|voices|drunk|sober|relapsed?|grave|funeral|poison\w*)\b/;
+/**
+ * Harm words in an everyday sense, set aside for the first-person net alone (every specific rule still
+ * reads them): one's own death asked about as the hope every believer asks about, in a question about
+ * what the writer will meet ("what happens when I die", "will I see my grandma again when I die", not
+ * "will anyone care when I die"), unless a time near at hand follows
+ * ("when I die tonight"); hair, nails or a beard cut. A statement ("after I die, pray for my kids") stays
+ * in the net.
+ */
+const AFTERLIFE_QUESTION_EN =
+  /^(?:what (?:happens|will happen)(?: to (?:me|us|my soul|my body))?|where (?:will|do|would|shall|does) (?:i|we|my soul) go|(?:will|do|shall|would|can|could|am) (?:i|we) (?:still |really |actually |ever |be able to )?(?:go|going to (?:go|see|be)|see|be (?:with|judged|reunited|raised|resurrected|in (?:heaven|hell|paradise|purgatory|glory|the presence)|an angel|conscious|asleep)|sleep|know|recogni[sz]e|meet|become|get (?:to|a|my)|rise|stand|face)|what (?:will|do|would) (?:i|we) (?:be|look|see|become|do)|how (?:will|do|would) (?:i|we) (?:be judged|know|get)|is there|are there)\b.*\b(?:when|after|once|before|until|till) (?:i|we) (?:die|am dead|pass away|pass on)\b(?! (?:\w+ ){0,3}(?:tonight|today|tomorrow|soon|now|this (?:week|weekend|month)))/;
+const HAIR_CUT_EN = /\bcut (?:off )?(?:my|our) (?:hair|nails|fingernails|toenails|beard|bangs|fringe)\b/g;
 /** A question about a text, a class, ministry or teaching, or a verse pasted as the message (the Bible's own voice: "thou", "Yahweh", "my God"). */
 const ABOUT_A_TEXT =
   /\b(?:sermon|preach\w*|teach\w*|class|lesson|study|paper|essay|seminary|deacon|youth group|verse|verses|chapter|psalm|bible|scripture|meaning|explain|why did|how did|what does|what did|martyr\w*|deny|original sin|theolog\w*|church|pastor|minister|ministry|funeral service|counsel\w*|forgive|thou|thee|thy|thine|unto|ye|yahweh|jehovah|saith|hath|shall|behold|israel|o lord|o god|my god|the lord|forsaken)\b/;
@@ -159,7 +170,8 @@ const ABOUT_A_TEXT_ES =
 
 /** The language of the wider net that reads the text, else undefined. */
 function firstPersonHarm(norm: string): DistressLanguage | undefined {
-  if (FIRST_PERSON_EN.test(norm) && HARM_LEXICON.test(norm) && !ABOUT_A_TEXT.test(norm)) return "en";
+  const en = (AFTERLIFE_QUESTION_EN.test(norm) ? norm.replace(/\b(?:die|dead)\b/g, " ") : norm).replace(HAIR_CUT_EN, " ");
+  if (FIRST_PERSON_EN.test(en) && HARM_LEXICON.test(en) && !ABOUT_A_TEXT.test(en)) return "en";
   if (FIRST_PERSON_ES.test(norm) && HARM_LEXICON_ES.test(norm) && !ABOUT_A_TEXT_ES.test(norm)) return "es";
   return undefined;
 }
