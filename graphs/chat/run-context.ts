@@ -23,10 +23,10 @@ import { _CONTEXT_VARIABLES_KEY, AsyncLocalStorageProviderSingleton } from "@lan
  * and no store is current, the config is stored nowhere and the callback simply runs. Node's
  * AsyncLocalStorage is then never entered, so Node never switches on the async hooks it needs, which
  * otherwise run at every promise the process makes, a chat's and everything beside it: 7-16 % of the
- * service's CPU a chat, measured in place (docs/performance.md, session 20). In such a run LangGraph's `getConfig()`,
- * `getWriter()` and `interrupt()` find nothing, and a runnable called without a config does not inherit
- * the node's: the chat graph's nodes take their config as their second argument and pass it on
- * (test/graph/run-context.test.ts holds them to that).
+ * service's CPU a chat, measured in place (docs/performance.md, session 20). In such a run LangGraph's
+ * `getConfig()`, `getWriter()` and `interrupt()` find nothing, and a runnable called without a config
+ * does not inherit the node's: the chat graph's nodes take their config as their second argument and
+ * pass it on (test/graph/run-context.test.ts holds them to that).
  */
 
 /** In a run's `configurable`: its code reads its config only from its arguments (above). */
