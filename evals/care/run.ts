@@ -10,7 +10,7 @@
  * (`distress3-heldout`) with its look-alike ordinary messages (`ordinary3-style-heldout`); set 5, the same
  * shape, held out entirely (`distress5-heldout`, `ordinary5-heldout`); sets 6 to 9 likewise (`distress6-heldout`,
  * `ordinary6-heldout`, `distress7-heldout`, `ordinary7-heldout`, `distress8-heldout`, `ordinary8-heldout`, `distress9-heldout`,
- * `ordinary9-heldout`), counts only.
+ * `ordinary9-heldout`, `distress10-heldout`, `ordinary10-heldout`), counts only.
  *
  *   npm run eval:care                 both sets, both splits, figures only
  *   npm run eval:care -- --misses     also the dev splits' misses and false alarms (never the held-out's)
@@ -125,9 +125,9 @@ async function main() {
       for (const r of ordinary.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
       if (showMisses && file === "ordinary3-dev.tsv") for (const m of ordinary.rows[1]!.misses) console.log(`  - ${m}`);
     }
-    // Sets 5 to 8 (README.md): blind distress and look-alike ordinary messages by four more writers,
+    // Sets 5 to 10 (README.md): blind distress and look-alike ordinary messages by six more writers,
     // held out entirely; counts only.
-    for (const setNo of [5, 6, 7, 8, 9]) {
+    for (const setNo of [5, 6, 7, 8, 9, 10]) {
       const distress = await measure(h, loadFile(`distress${setNo}-heldout.tsv`), true);
       console.log(`\n== set ${setNo}, held out entirely ==\ndistress read as distress (recall):`);
       for (const r of distress.rows) console.log(`  ${r.label.padEnd(30)} ${pct(r)}`);
