@@ -12,6 +12,7 @@ import type {
 import type { Client as LangSmithClient } from "langsmith";
 import type { ChatRequestContext } from "./contract.js";
 import { createProviderFetch, PROVIDER_LIMITS, SSE_PIECE_BYTES } from "./provider-fetch.js";
+import { postDirect, providerRoute, readBody, type ProviderRoute } from "./provider-request.js";
 import { sseEvents } from "./provider-sse.js";
 import { requestJson } from "./request-json.js";
 import { DEFAULT_PROVIDER } from "./providers.js";
@@ -26,7 +27,7 @@ export interface ModelClientOptions {
   timeoutMs: number;
   /**
    * LangSmith tracing (LANGSMITH_TRACING / LANGCHAIN_TRACING_V2): each provider call becomes a run with
-   * its messages, output and usage. Off: the plain client, nothing wrapped, nothing loaded.
+   * its messages, output and usage. Off: direct requests (provider-request.ts), nothing wrapped, nothing loaded.
    */
   tracing?: boolean | { client?: LangSmithClient } | undefined;
 }
@@ -49,8 +50,9 @@ export interface StructuredRequest {
 }
 
 /**
- * How the graph calls the model provider: the plain `openai` client (the one @langchain/openai wraps),
- * with none of LangChain's per-call and per-token layers. Which provider, which base URL and which key
+ * How the graph calls the model provider: the `openai` SDK's requests and errors (the client @langchain/openai
+ * wraps), with none of LangChain's per-call and per-token layers; untraced, the request is sent directly
+ * (provider-request.ts), the SDK's headers and errors kept. Which provider, which base URL and which key
  * is decided here alone, so routing requests to several providers stays a change to this file.
  */
 export interface ModelClient {
@@ -72,36 +74,34 @@ function onlyBody(inputs: Record<string, unknown>): Record<string, unknown> {
  * No retries: provider errors are mapped for the caller, and hidden retries would multiply latency.
  */
 export function createModelClient(options: ModelClientOptions): ModelClient {
-  const clients = new Map<string, Promise<OpenAI>>();
-  // One keep-alive transport for every provider client (provider-fetch.ts: leaner than the global fetch).
+  const providers = new Map<string, Promise<Provider>>();
+  // One keep-alive transport for every provider (provider-fetch.ts: leaner than the global fetch).
   // Untraced, the agent's stream is read by sseEvents, which takes a read whole; the SDK's reader (traced
   // calls) is given pieces of a few events (provider-fetch.ts SSE_PIECE_BYTES).
   const transport = createProviderFetch(PROVIDER_LIMITS, options.tracing ? SSE_PIECE_BYTES : Infinity);
-  // One client per configured provider, holding no key: the caller's key rides on each request as its
-  // Authorization header (request headers win over the client's) and is dropped with the request.
-  const clientFor = (ctx: ChatRequestContext): Promise<OpenAI> => {
+  // Per configured provider, holding no key: traced, a client (the caller's key rides on each request as its
+  // Authorization header, which wins over the client's); untraced, the client's URL and headers, built once,
+  // for direct requests (provider-request.ts) that add the caller's key. The key is dropped with the request.
+  const providerFor = (ctx: ChatRequestContext): Promise<Provider> => {
     const name = ctx.provider?.name ?? DEFAULT_PROVIDER;
-    const known = clients.get(name);
+    const known = providers.get(name);
     if (known) return known;
     const baseURL = name === DEFAULT_PROVIDER ? options.baseURL : options.providers?.get(name);
     // The route comes from configuration (contract.modelFields); a name it does not hold is a bug, never a URL.
     if (baseURL === undefined) return Promise.reject(new Error(`no provider named '${name}' is configured`));
     const plain = new OpenAI({ apiKey: "key-sent-per-request", baseURL, timeout: options.timeoutMs, maxRetries: 0, fetch: transport });
-    const client = traced(plain, options.tracing);
-    clients.set(name, client);
-    return client;
+    const provider = options.tracing
+      ? traced(plain, options.tracing).then((client): Provider => ({ client }))
+      : providerRoute(plain, "/chat/completions").then((route): Provider => ({ route }));
+    providers.set(name, provider);
+    return provider;
   };
   const headers = (ctx: ChatRequestContext) => ({ Authorization: `Bearer ${ctx.apiKey}` });
-  // Untraced, the body goes to the SDK as the JSON it would write itself (the same bytes, request-json.ts),
-  // built with the parts every request repeats serialized once; the SDK sends a string body with a
-  // content-type as it is. Traced, LangSmith's wrapper records `create`'s body object, so that path stays.
-  const post = <R>(client: OpenAI, ctx: ChatRequestContext, body: ChatCompletionCreateParams, systemPrefix: string | undefined, signal: AbortSignal) =>
-    client.post<R>("/chat/completions", {
-      body: requestJson(body as unknown as Record<string, unknown>, systemPrefix),
-      headers: { ...headers(ctx), "content-type": "application/json" },
-      signal,
-      stream: body.stream ?? false,
-    });
+  // Untraced, the body is the JSON the SDK would write itself (the same bytes, request-json.ts), built with
+  // the parts every request repeats serialized once, and sent as the SDK would send it, with its errors
+  // (provider-request.ts). Traced, LangSmith's wrapper records `create`'s body object, so that path stays.
+  const post = (route: ProviderRoute, ctx: ChatRequestContext, body: ChatCompletionCreateParams, systemPrefix: string | undefined, signal: AbortSignal) =>
+    postDirect(transport, route, ctx.apiKey, requestJson(body as unknown as Record<string, unknown>, systemPrefix), signal, options.timeoutMs);
   const quirks = new ProviderQuirks();
   return {
     async streamAgent(ctx, request, signal) {
@@ -115,16 +115,15 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
         stream: true,
         stream_options: { include_usage: true },
       };
-      const client = await clientFor(ctx);
+      const { client, route } = await providerFor(ctx);
       for (const fallback of AGENT_FALLBACKS) if (quirks.has(provider, fallback.feature) && fallback.applies(body)) fallback.apply(body);
       // Each fallback takes its field out of the body, so this asks at most once more per fallback.
       for (;;) {
         try {
           // Untraced, the event stream is read by sseEvents (provider-sse.ts: the SDK's reading without its
-          // generator chain); the SDK still sends the request and turns HTTP errors into its errors.
-          // Traced, LangSmith's wrapper reads the SDK's stream to record the run.
-          if (options.tracing) return await client.chat.completions.create(body, { signal, headers: headers(ctx) });
-          return sseEvents<ChatCompletionChunk>(await post<unknown>(client, ctx, body, request.systemPrefix, signal).asResponse());
+          // generator chain). Traced, LangSmith's wrapper reads the SDK's stream to record the run.
+          if (client) return await client.chat.completions.create(body, { signal, headers: headers(ctx) });
+          return sseEvents<ChatCompletionChunk>(await post(route, ctx, body, request.systemPrefix, signal));
         } catch (err) {
           // A provider that refuses a field: ask once more without it, and never again (quirks are kept per process).
           const fallback = AGENT_FALLBACKS.find((f) => f.applies(body) && rejects(err, f.field));
@@ -149,9 +148,9 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       };
       // Without structured outputs the same schema is asked for in words; what comes back is parsed the same way.
       const plainJson = (): ChatCompletionCreateParamsNonStreaming => ({ ...base, messages: withJsonInstruction(request) });
-      const client = await clientFor(ctx);
-      const send = (body: ChatCompletionCreateParamsNonStreaming) =>
-        options.tracing ? client.chat.completions.create(body, { signal, headers: headers(ctx) }) : post<ChatCompletion>(client, ctx, body, request.systemPrefix, signal);
+      const { client, route } = await providerFor(ctx);
+      const send = async (body: ChatCompletionCreateParamsNonStreaming): Promise<ChatCompletion> =>
+        client ? client.chat.completions.create(body, { signal, headers: headers(ctx) }) : readBody<ChatCompletion>(await post(route, ctx, body, request.systemPrefix, signal));
       if (quirks.has(provider, "json_schema")) return send(plainJson());
       try {
         return await send(structured);
@@ -164,9 +163,11 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   };
 }
 
-/** Tracing on: the client wrapped so each call is a LangSmith run. Off: the plain client, nothing loaded. */
-function traced(plain: OpenAI, tracing: ModelClientOptions["tracing"]): Promise<OpenAI> {
-  if (!tracing) return Promise.resolve(plain);
+/** One configured provider: traced, the client LangSmith wraps; untraced, where direct requests go. */
+type Provider = { client: OpenAI; route?: undefined } | { client?: undefined; route: ProviderRoute };
+
+/** The client wrapped so each call is a LangSmith run (tracing on; off, the wrapper is never loaded). */
+function traced(plain: OpenAI, tracing: NonNullable<ModelClientOptions["tracing"]>): Promise<OpenAI> {
   const lsClient = typeof tracing === "object" ? tracing.client : undefined;
   return import("langsmith/wrappers/openai").then(
     ({ wrapOpenAI }) =>
