@@ -21,7 +21,16 @@ const CLK_TCK = (() => {
 
 /** User + system CPU of one process so far, in ms (its own threads; children not included). */
 export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** User + system CPU of a process's main thread alone (the one running JavaScript; not V8's GC helpers), in ms. */
+export function mainThreadCpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuMs(path: string): number {
+  const stat = readFileSync(path, "utf8");
   // Fields after the command name (which may hold spaces) start at field 3: utime is 14, stime 15.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
@@ -109,17 +118,18 @@ export interface ServiceProcess {
  * unless the caller's environment sets it; stdout (the JSON log) goes to /dev/null. BENCH_NODE_FLAGS, for
  * experiments with heap flags, runs `node $BENCH_NODE_FLAGS dist/src/main.js` instead (after the same build).
  */
-export async function startServiceProcess(env: Record<string, string>, options: { port: number; readyTimeoutMs?: number }): Promise<ServiceProcess> {
-  execFileSync(process.execPath, ["scripts/build.mjs", "--if-stale"], { cwd: ROOT, stdio: "inherit" });
+export async function startServiceProcess(env: Record<string, string>, options: { port: number; readyTimeoutMs?: number; /** Another checkout to run (bench:pair's base); this one by default. */ root?: string; /** Node flags instead of start.sh's (as BENCH_NODE_FLAGS). */ nodeFlags?: string }): Promise<ServiceProcess> {
+  const root = options.root ?? ROOT;
+  execFileSync(process.execPath, ["scripts/build.mjs", "--if-stale"], { cwd: root, stdio: "inherit" });
   const url = `http://127.0.0.1:${options.port}`;
   const started = performance.now();
   // BENCH_NODE_FLAGS (experiments only): node with these flags instead of scripts/start.sh's, printed as such.
-  const flags = process.env.BENCH_NODE_FLAGS;
+  const flags = options.nodeFlags ?? process.env.BENCH_NODE_FLAGS;
   const [cmd, args] = flags === undefined ? ["sh", ["scripts/start.sh"]] : [process.execPath, [...flags.split(/\s+/).filter(Boolean), "dist/src/main.js"]];
   // BENCH_SERVICE_LOG=<file> keeps the service's JSON log there (appended) to read what went wrong.
   const logFile = process.env.BENCH_SERVICE_LOG;
   const stdout = logFile ? openSync(logFile, "a") : "ignore";
-  const proc = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(options.port), HOST: "127.0.0.1" }, stdio: ["ignore", stdout, "pipe"] });
+  const proc = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env, PORT: String(options.port), HOST: "127.0.0.1" }, stdio: ["ignore", stdout, "pipe"] });
   if (typeof stdout === "number") closeSync(stdout);
   let stderr = "";
   proc.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
