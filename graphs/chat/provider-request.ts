@@ -3,8 +3,9 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIUserAbortErro
 /**
  * An untraced provider call sent straight through the transport (provider-fetch.ts), without the openai
  * SDK's per-call request machinery (`makeRequest`: options copied, headers merged and validated, debug
- * details formatted with logging off, retry bookkeeping, the response wrapped in a promise chain), which
- * profiles put at 3-5 % of a chat. What the caller sees is the SDK's: the same request bytes and headers
+ * details formatted with logging off, retry bookkeeping, the response wrapped in a promise chain): about
+ * 7 % of the service's CPU a chat, measured with `npm run bench:pair` (docs/performance.md, session 21).
+ * What the caller sees is the SDK's: the same request bytes and headers
  * (taken from the SDK once per provider), and the SDK's own errors, made as it makes them (`client.js`
  * `makeRequest`, openai 6.x), so provider-errors.ts and the quirk fallbacks (models.ts `rejects`) read
  * them as before:
@@ -13,7 +14,8 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIUserAbortErro
  * - no answer head within `timeoutMs`: `APIConnectionTimeoutError` (the timer covers the head only, as
  *   the SDK's does; the answer's body is timed by the run's Deadline, through the caller's signal);
  * - any other failure before the head: `APIConnectionError` with the failure as its cause.
- * Traced calls (LangSmith) keep the SDK's path: its wrapper records `create`'s calls.
+ * Traced calls (LangSmith) keep the SDK's path: its wrapper records `create`'s calls. An upgrade of the
+ * SDK that changes any of this fails test/unit/provider-request.test.ts, which sends each call both ways.
  */
 
 /** Where one provider's calls go, and the headers every call repeats: everything but the key. */
