@@ -170,8 +170,12 @@ const ABOUT_A_TEXT_ES =
 
 /** The language of the wider net that reads the text, else undefined. */
 function firstPersonHarm(norm: string): DistressLanguage | undefined {
-  const en = (AFTERLIFE_QUESTION_EN.test(norm) ? norm.replace(/\b(?:die|dead)\b/g, " ") : norm).replace(HAIR_CUT_EN, " ");
-  if (FIRST_PERSON_EN.test(en) && HARM_LEXICON.test(en) && !ABOUT_A_TEXT.test(en)) return "en";
+  // The everyday senses are set aside only when the net would otherwise read the text: taking words out
+  // cannot make it match.
+  if (FIRST_PERSON_EN.test(norm) && HARM_LEXICON.test(norm)) {
+    const en = (AFTERLIFE_QUESTION_EN.test(norm) ? norm.replace(/\b(?:die|dead)\b/g, " ") : norm).replace(HAIR_CUT_EN, " ");
+    if (FIRST_PERSON_EN.test(en) && HARM_LEXICON.test(en) && !ABOUT_A_TEXT.test(en)) return "en";
+  }
   if (FIRST_PERSON_ES.test(norm) && HARM_LEXICON_ES.test(norm) && !ABOUT_A_TEXT_ES.test(norm)) return "es";
   return undefined;
 }
