@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "openai";
+import { isAbortError } from "./provider-sse.js";
 
 /**
  * An untraced provider call sent straight through the transport (provider-fetch.ts), without the openai
@@ -78,10 +79,6 @@ export async function readBody<T>(response: Response): Promise<T> {
     return (await response.json()) as T;
   }
   return (await response.text()) as T;
-}
-
-function isAbortError(err: Error): boolean {
-  return err.name === "AbortError" || err.message.includes("FetchRequestCanceledException");
 }
 
 function safeJSON(text: string): unknown {

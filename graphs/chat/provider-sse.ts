@@ -229,8 +229,8 @@ export function sseEvents<T>(response: Response): AsyncIterableIterator<T> {
 
 const DONE_MARK = Symbol("[DONE]");
 
-/** The SDK's test for an aborted request (openai/internal/errors isAbortError). */
-function isAbortError(err: unknown): boolean {
+/** The SDK's test for an aborted request (openai/internal/errors isAbortError); provider-request.ts reads failures by it too. */
+export function isAbortError(err: unknown): boolean {
   return (
     typeof err === "object" &&
     err !== null &&
