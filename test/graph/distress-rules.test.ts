@@ -108,6 +108,14 @@ function rulesReadEach(kinds: [string, string[]][]) {
   });
 }
 
+/** Ordinary messages that neither the rules nor the reader read as distress, and that get no care. */
+function readAsOrdinary(texts: string[]) {
+  it.each(texts)("when the message is %j, then it does not read as distress", (text) => {
+    expect(isDistress(text)).toBe(false);
+    expect(needsCare([text])).toBe(false);
+  });
+}
+
 /** Look-alikes of a batch of kinds that the rules leave quiet. */
 function rulesLeaveQuiet(texts: string[]) {
   it.each(texts)("when the message is %j, then these kinds leave it quiet", (text) => {
@@ -357,7 +365,7 @@ describe("a goodbye that opens a conversation", () => {
 });
 
 describe("false alarms stay quiet", () => {
-  it.each([
+  readAsOrdinary([
     "Why did Judas kill himself?",
     "How did King Saul die?",
     "Did Samson commit suicide?",
@@ -382,14 +390,11 @@ describe("false alarms stay quiet", () => {
     "Peter was about to jump into the water",
     "Mon Dieu me touche par sa grâce",
     "Ce psaume me touche beaucoup",
-  ])("when the message is %j, then it does not read as distress", (text) => {
-    expect(isDistress(text)).toBe(false);
-    expect(needsCare([text])).toBe(false);
-  });
+  ]);
 });
 
 describe("one's own death asked about as believers ask it (session 20)", () => {
-  it.each([
+  readAsOrdinary([
     "What happens when I die?",
     "Where will I go when I die?",
     "Will I see my grandma again when I die?",
@@ -398,10 +403,7 @@ describe("one's own death asked about as believers ask it (session 20)", () => {
     "Is there judgment right after we die?",
     "What will I look like after I die?",
     "I cut my hair, is that a sin for a woman?",
-  ])("when the message is %j, then it does not read as distress", (text) => {
-    expect(isDistress(text)).toBe(false);
-    expect(needsCare([text])).toBe(false);
-  });
+  ]);
 
   it.each([
     "will anyone care when I die",
