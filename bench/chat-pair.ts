@@ -87,8 +87,8 @@ async function round(services: ServiceProcess[], seconds: number, connections = 
 const fake = await startFakeProcess();
 const started: ServiceProcess[] = [];
 try {
-  // MALLOC_ARENA_MAX as start.sh sets it, so that a side started with other Node flags (not through start.sh) has it too.
-  const env = (name: string) => ({ DATA_DIR: join(tmpdir(), `bc-bench-pair-${name}`), OPENAI_BASE_URL: fake.baseURL, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2" });
+  // A side started with other Node flags gets start.sh's environment defaults too (startServiceProcess).
+  const env = (name: string) => ({ DATA_DIR: join(tmpdir(), `bc-bench-pair-${name}`), OPENAI_BASE_URL: fake.baseURL });
   // Started one after the other (a first start builds its index), then loaded together.
   const base = await startServiceProcess(env(BASE ? "base" : "base-flags"), { port: 18_491, ...(BASE ? { root: BASE } : {}), ...(BASE_FLAGS !== undefined ? { nodeFlags: BASE_FLAGS } : {}) });
   started.push(base);

@@ -113,10 +113,22 @@ export interface ServiceProcess {
 }
 
 /**
+ * The defaults scripts/start.sh exports (`export NAME="${NAME:-value}"`), read from the script itself so
+ * that a run with other Node flags, which does not go through it, still gets them.
+ */
+export function startScriptDefaults(root: string = ROOT): Record<string, string> {
+  const script = readFileSync(`${root}/scripts/start.sh`, "utf8");
+  const defaults: Record<string, string> = {};
+  for (const m of script.matchAll(/^export (\w+)="\$\{\1:-([^}"]*)\}"$/gm)) defaults[m[1]!] = m[2]!;
+  return defaults;
+}
+
+/**
  * The service as `npm start` runs it: `sh scripts/start.sh`, which builds dist/ when stale and execs
  * node with its own flags (so the flags are read from their one owner). LOG_LEVEL stays the default
  * unless the caller's environment sets it; stdout (the JSON log) goes to /dev/null. BENCH_NODE_FLAGS, for
- * experiments with heap flags, runs `node $BENCH_NODE_FLAGS dist/src/main.js` instead (after the same build).
+ * experiments with heap flags, runs `node $BENCH_NODE_FLAGS dist/src/main.js` instead (after the same build),
+ * with the environment defaults start.sh exports (its C library settings; the caller's values win).
  */
 export async function startServiceProcess(env: Record<string, string>, options: { port: number; readyTimeoutMs?: number; /** Another checkout to run (bench:pair's base); this one by default. */ root?: string; /** Node flags instead of start.sh's (as BENCH_NODE_FLAGS). */ nodeFlags?: string }): Promise<ServiceProcess> {
   const root = options.root ?? ROOT;
@@ -129,7 +141,8 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   // BENCH_SERVICE_LOG=<file> keeps the service's JSON log there (appended) to read what went wrong.
   const logFile = process.env.BENCH_SERVICE_LOG;
   const stdout = logFile ? openSync(logFile, "a") : "ignore";
-  const proc = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env, PORT: String(options.port), HOST: "127.0.0.1" }, stdio: ["ignore", stdout, "pipe"] });
+  const defaults = flags === undefined ? {} : startScriptDefaults(root);
+  const proc = spawn(cmd, args, { cwd: root, env: { ...defaults, ...process.env, ...env, PORT: String(options.port), HOST: "127.0.0.1" }, stdio: ["ignore", stdout, "pipe"] });
   if (typeof stdout === "number") closeSync(stdout);
   let stderr = "";
   proc.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
