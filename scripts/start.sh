@@ -11,14 +11,22 @@
 #                               same CPU per request (12.4-12.8 ms). 35 rather than 50 (session 12): 4-9 MB
 #                               lower peaks under unique-question chats and searches, the same CPU a request;
 #                               25 cost 3-7 ms a request (session 9). No cap on the heap, so no new out-of-memory.
-# And one C library setting (glibc; musl ignores it):
+# And two C library settings (glibc; musl ignores them):
 #   MALLOC_ARENA_MAX=2          glibc's malloc gives each thread that allocates (V8's GC helpers, libuv's
 #                               pool, the corpus worker at start) an arena of its own, up to 8 per core,
 #                               and what one frees stays mapped there: 2 arenas cut the service's RSS by
 #                               16-28 MB at rest and under load, at the same req/s (bench:memory, docs/performance.md).
-#                               An operator's own value wins.
+#   MALLOC_MMAP_THRESHOLD_=131072
+#                               glibc serves a request of 128 KB or more with a mapping of its own, handed back
+#                               to the kernel when freed; by default it raises that threshold (up to 32 MB) each
+#                               time such a block is freed, and later large buffers then come from the arenas,
+#                               where what is freed stays in the RSS: 11-16 MB less at rest and peaks of
+#                               279-282 MB against 284-304 in bench:memory, no more CPU a chat in bench:pair
+#                               (docs/performance.md, session 22). The embedded Chroma inherits both.
+#                               An operator's own values win.
 set -e
 cd "$(dirname "$0")/.."
 node scripts/build.mjs --if-stale
 export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
 exec node --max-semi-space-size=4 --heap-growing-percent=35 dist/src/main.js "$@"
