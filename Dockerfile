@@ -15,9 +15,9 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends util-linux \
  && rm -rf /var/lib/apt/lists/*
 
-# MALLOC_ARENA_MAX=2: fewer glibc arenas; in the soak runs RSS then fell instead of swinging upward.
+# The C library's memory settings (MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_) are set by scripts/start.sh, which
+# CMD runs, beside the Node flags (one place); `docker run -e` overrides them.
 ENV NODE_ENV=production \
-    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/data \
