@@ -22,10 +22,9 @@
  * services share the cores.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { autocannon, cpuMs, loadAverage, mainThreadCpuMs, memoryMb, startFakeProcess, startServiceProcess, type ServiceProcess } from "./lib/service-process.js";
+import { autocannon, commandLine, cpuMs, loadAverage, mainThreadCpuMs, memoryMb, startFakeProcess, startServiceProcess, type ServiceProcess } from "./lib/service-process.js";
 
 const BASE = process.env.BENCH_BASE ? resolve(process.env.BENCH_BASE) : undefined;
 const BASE_FLAGS = process.env.BENCH_BASE_NODE_FLAGS;
@@ -94,9 +93,8 @@ try {
   started.push(base);
   const tree = await startServiceProcess(env("tree"), { port: 18_492 });
   started.push(tree);
-  const cmd = (s: ServiceProcess) => readFileSync(`/proc/${s.pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
   console.log(
-    `bench:pair: this checkout (${commit()}: \`${cmd(tree)}\`) against the base (${BASE ? `${BASE} at ${commit(BASE)}` : "this checkout"}: \`${cmd(base)}\`), ` +
+    `bench:pair: this checkout (${commit()}: \`${commandLine(tree.pid)}\`) against the base (${BASE ? `${BASE} at ${commit(BASE)}` : "this checkout"}: \`${commandLine(base.pid)}\`), ` +
       `loaded together: ${ROUNDS} rounds of ${SECONDS} s, autocannon -c ${CONNECTIONS} on each, ${UNIQUE ? "every question unique" : "the same question"}, the fake provider at 0 ms; ` +
       `Node ${process.version}; load average at start ${loadAverage()}\n`,
   );

@@ -20,10 +20,9 @@
  * ingests; the measured start is always a warm one (a priming start runs first).
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { autocannon, cpuMs, type FakeTiming, loadAverage, memoryMb, startFakeProcess, startServiceProcess, type ServiceProcess } from "./lib/service-process.js";
+import { autocannon, commandLine, cpuMs, type FakeTiming, loadAverage, memoryMb, startFakeProcess, startServiceProcess, type ServiceProcess } from "./lib/service-process.js";
 
 const N = Number(process.env.BENCH_N ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -104,8 +103,8 @@ export async function main(): Promise<void> {
 
     const service = await startServiceProcess(env, { port: PORT });
     try {
-      // What actually runs, read back from the kernel: node with scripts/start.sh's flags.
-      command = readFileSync(`/proc/${service.pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ");
+      // What actually runs, read back from the kernel: node with scripts/start.sh's flags and glibc settings.
+      command = commandLine(service.pid);
       rows.push(["warm start, spawn of scripts/start.sh -> /readyz 200", `${(service.readyMs / 1000).toFixed(2)} s`]);
       await sleep(REST_MS);
       const rest = memoryMb(service.pid);

@@ -13,12 +13,11 @@
  * Peak = the highest 20 ms sample and VmHWM (which also covers start-up). BENCH_DATA_DIR keeps the index
  * between runs (default $TMPDIR/bc-bench-service-data; a first start ingests, the measured one is warm).
  */
-import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ALL_BOOKS } from "../src/scripture/books.js";
 import { evalQueries } from "./lib/eval-queries.js";
-import { autocannon, loadAverage, memoryMb, startFakeProcess, startServiceProcess, type ServiceProcess } from "./lib/service-process.js";
+import { autocannon, commandLine, loadAverage, memoryMb, startFakeProcess, startServiceProcess, type ServiceProcess } from "./lib/service-process.js";
 
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? join(tmpdir(), "bc-bench-service-data");
 const PORT = Number(process.env.BENCH_PORT ?? 18_490);
@@ -106,7 +105,7 @@ async function main(): Promise<void> {
     await priming.stop();
     service = await startServiceProcess(env, { port: PORT });
     const { pid, url } = service;
-    console.log(`service pid ${pid}: ${readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim()}; ready in ${(service.readyMs / 1000).toFixed(2)} s`);
+    console.log(`service pid ${pid}: ${commandLine(pid)}; ready in ${(service.readyMs / 1000).toFixed(2)} s`);
     await sleep(REST_MS);
     const rest = memoryMb(pid);
     console.log(`rest (${REST_MS / 1000} s after ready): RSS ${mb(rest.rss)}, VmHWM so far ${mb(rest.hwm)}; ${await heap(url)}`);

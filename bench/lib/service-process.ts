@@ -59,6 +59,12 @@ export function childPids(pid: number): number[] {
   return out;
 }
 
+/** What a process runs, read back from the kernel: its glibc settings (MALLOC_*), then its command line. */
+export function commandLine(pid: number): string {
+  const malloc = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((v) => v.startsWith("MALLOC_"));
+  return [...malloc, ...readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean)].join(" ");
+}
+
 export function loadAverage(): string {
   return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 }
