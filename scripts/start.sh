@@ -20,8 +20,9 @@
 #                               glibc serves a request of 128 KB or more with a mapping of its own, handed back
 #                               to the kernel when freed; by default it raises that threshold (up to 32 MB) each
 #                               time such a block is freed, and later large buffers then come from the arenas,
-#                               where what is freed stays in the RSS: 11-16 MB less at rest and peaks of
-#                               279-282 MB against 284-304 in bench:memory, no more CPU a chat in bench:pair
+#                               where what is freed stays in the RSS: in five alternated bench:memory runs
+#                               4-16 MB less at rest and peaks of 279-284 MB against 284-304 (one more run
+#                               alone read 296, VmHWM 300), no more CPU a chat in bench:pair
 #                               (docs/performance.md, session 22). The embedded Chroma inherits both.
 #                               An operator's own values win.
 set -e
