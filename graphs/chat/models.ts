@@ -11,7 +11,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Client as LangSmithClient } from "langsmith";
 import type { ChatRequestContext } from "./contract.js";
-import { createProviderFetch, PROVIDER_LIMITS, SSE_PIECE_BYTES } from "./provider-fetch.js";
+import { createProviderTransport } from "./provider-fetch.js";
 import { postDirect, providerRoute, readBody, type ProviderRoute } from "./provider-request.js";
 import { sseEvents } from "./provider-sse.js";
 import { requestJson } from "./request-json.js";
@@ -75,10 +75,11 @@ function onlyBody(inputs: Record<string, unknown>): Record<string, unknown> {
  */
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const providers = new Map<string, Promise<Provider>>();
-  // One keep-alive transport for every provider (provider-fetch.ts: leaner than the global fetch).
-  // Untraced, the agent's stream is read by sseEvents, which takes a read whole; the SDK's reader (traced
-  // calls) is given pieces of a few events (provider-fetch.ts SSE_PIECE_BYTES).
-  const transport = createProviderFetch(PROVIDER_LIMITS, options.tracing ? SSE_PIECE_BYTES : Infinity);
+  // One keep-alive transport for every provider (provider-fetch.ts: leaner than the global fetch). Traced
+  // calls go through the SDK and the transport's `fetch`, whose event streams come in pieces of a few events
+  // (provider-fetch.ts SSE_PIECE_BYTES) for the SDK's reader; untraced calls through its `post`, whose reads
+  // sseEvents takes whole.
+  const transport = createProviderTransport();
   // Per configured provider, holding no key: traced, a client (the caller's key rides on each request as its
   // Authorization header, which wins over the client's); untraced, the client's URL and headers, built once,
   // for direct requests (provider-request.ts) that add the caller's key. The key is dropped with the request.
@@ -89,7 +90,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     const baseURL = name === DEFAULT_PROVIDER ? options.baseURL : options.providers?.get(name);
     // The route comes from configuration (contract.modelFields); a name it does not hold is a bug, never a URL.
     if (baseURL === undefined) return Promise.reject(new Error(`no provider named '${name}' is configured`));
-    const plain = new OpenAI({ apiKey: "key-sent-per-request", baseURL, timeout: options.timeoutMs, maxRetries: 0, fetch: transport });
+    const plain = new OpenAI({ apiKey: "key-sent-per-request", baseURL, timeout: options.timeoutMs, maxRetries: 0, fetch: transport.fetch });
     const provider = options.tracing
       ? traced(plain, options.tracing).then((client): Provider => ({ client }))
       : providerRoute(plain, "/chat/completions").then((route): Provider => ({ route }));

@@ -6,14 +6,21 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { poolOutsideRequests } from "../../src/http/pooled-sockets.js";
 
 /**
- * The `fetch` the openai client uses to reach the provider: one keep-alive connection pool per
- * process, requests sent with node:http(s). Node's global fetch (undici) builds a spec-complete
- * Request, Response and stream pipeline for every call, which cost about 0.35 ms of CPU per
- * streamed provider call here, a third of the SDK's whole cost (docs/performance.md). This sends
- * the same request and hands the SDK a standard Response whose body streams as the bytes arrive.
+ * How the service reaches model providers: one keep-alive connection pool per process, requests sent with
+ * node:http(s). Two doors onto it:
+ * - `fetch`, the `fetch` the openai client uses (traced calls): the same request as the global fetch, and a
+ *   standard Response whose body streams as the bytes arrive. Node's global fetch (undici) builds a
+ *   spec-complete Request, Response and stream pipeline for every call, which cost about 0.35 ms of CPU per
+ *   streamed provider call here, a third of the SDK's whole cost (docs/performance.md).
+ * - `post`, for direct calls (provider-request.ts, untraced): a POST whose answer is read off the Node
+ *   stream itself (NodeResponse below), without the Response, Headers and web stream that even a lean
+ *   fetch builds for each call (about 3 % of the service's main thread under load, docs/performance.md
+ *   session 23).
  *
+ * What both do:
  * - Only what a chat-completions call needs takes this path: a string body (the SDK's JSON) or none.
- *   Anything else, and any redirect, goes to the global fetch, so behaviour there is fetch's own.
+ *   `fetch` hands anything else to the global fetch, so behaviour there is fetch's own; any redirect goes to
+ *   the global fetch from either door.
  * - It asks for an uncompressed body (`accept-encoding: identity`: a compressing server or proxy
  *   would hold back streamed tokens to fill its blocks); a body sent compressed anyway is decoded
  *   (gzip, deflate, br), as fetch decodes it.
@@ -29,7 +36,33 @@ import { poolOutsideRequests } from "../../src/http/pooled-sockets.js";
  * - Sizes are bounded (PROVIDER_LIMITS): past a limit the response is destroyed with an error, which the
  *   caller gets as the provider's failure (502 upstream_error, or the in-stream error event).
  */
-export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS, pieceBytes: number = SSE_PIECE_BYTES): typeof fetch {
+export interface ProviderTransport {
+  /** `fetch` for the openai SDK; an event stream's reads are re-cut into pieces of whole events (ssePieces). */
+  fetch: typeof fetch;
+  /** POSTs `body` with these headers (lower-case names); resolves at the answer's head, its body unread and read as the socket gives it. */
+  post(url: string, headers: Readonly<Record<string, string>>, body: string, signal: AbortSignal): Promise<ProviderResponse>;
+}
+
+/**
+ * What direct calls read of an answer: the part of a fetch Response they use. A Response is one (the
+ * answer of a redirect, which the global fetch follows); NodeResponse is the other.
+ */
+export interface ProviderResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: Headers;
+  readonly body: { getReader(): BodyReader } | null;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
+/** The part of a web stream's reader that direct calls use: one read at a time, and cancel. */
+export interface BodyReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+export function createProviderTransport(limits: ProviderLimits = PROVIDER_LIMITS, pieceBytes: number = SSE_PIECE_BYTES): ProviderTransport {
   // `timeout` is what makes the Agent honour the server's Keep-Alive hint (hint - 1 s when shorter); a
   // socket in use only gets a 'timeout' event from it, which nothing here acts on (the Deadline times calls).
   const agents: Agents = {
@@ -37,35 +70,197 @@ export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS, pi
     "https:": poolOutsideRequests(new HttpsAgent({ keepAlive: true, timeout: IDLE_CLOSE_MS })),
   };
   for (const agent of [agents["http:"], agents["https:"]]) agent.on("free", (socket: Socket) => idleSince.set(socket, performance.now()));
-  return async function providerFetch(input, init) {
+  const providerFetch: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const body = init?.body;
     const protocol = url.protocol;
     if (input instanceof Request || (body !== undefined && body !== null && typeof body !== "string") || (protocol !== "http:" && protocol !== "https:")) {
       return fetch(input, init);
     }
-    const res = await send(url, init ?? {}, body ?? undefined, agents);
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    const method = init?.method ?? "GET";
+    const res = await send(url, method, headers, body ?? undefined, init?.signal ?? undefined, agents);
     const status = res.statusCode ?? 0;
-    if (status >= 300 && status < 400 && res.headers.location) {
-      res.resume();
-      return fetch(input, init);
-    }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (value === undefined) continue;
-      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-      else headers.set(name, value);
-    }
-    // A Response may not carry a body for these statuses (fetch gives them none either).
-    const noBody = status === 204 || status === 205 || status === 304 || init?.method === "HEAD";
+    if (redirected(res)) return fetch(input, init);
+    const noBody = bodiless(status, method);
     if (noBody) res.resume();
-    const sse = /^text\/event-stream\b/i.test(String(res.headers["content-type"] ?? ""));
+    const sse = eventStream(res);
     return new Response(noBody ? null : sse ? inEventPieces(res, decoded(res), limits, pieceBytes) : (Readable.toWeb(bounded(res, decoded(res), limits.maxBodyBytes)) as ReadableStream<Uint8Array>), {
       status,
       statusText: res.statusMessage ?? "",
-      headers,
+      headers: headersOf(res),
     });
   };
+  return {
+    fetch: providerFetch,
+    async post(target, headers, body, signal) {
+      const url = new URL(target);
+      if (url.protocol !== "http:" && url.protocol !== "https:") return fetch(target, { method: "POST", headers, body, signal });
+      const res = await send(url, "POST", { ...headers }, body, signal, agents);
+      if (redirected(res)) return fetch(target, { method: "POST", headers, body, signal });
+      return new NodeResponse(res, limits);
+    },
+  };
+}
+
+/** The transport's `fetch` alone (tests and callers that need only the SDK's door). */
+export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS, pieceBytes: number = SSE_PIECE_BYTES): typeof fetch {
+  return createProviderTransport(limits, pieceBytes).fetch;
+}
+
+/** A redirect, left to the global fetch to follow (its body is drained here). */
+function redirected(res: IncomingMessage): boolean {
+  const status = res.statusCode ?? 0;
+  if (status < 300 || status >= 400 || !res.headers.location) return false;
+  res.resume();
+  return true;
+}
+
+/** A Response may not carry a body for these statuses (fetch gives them none either). */
+const bodiless = (status: number, method: string) => status === 204 || status === 205 || status === 304 || method === "HEAD";
+
+const eventStream = (res: IncomingMessage) => /^text\/event-stream\b/i.test(String(res.headers["content-type"] ?? ""));
+
+function headersOf(res: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return headers;
+}
+
+/** Text as fetch decodes a body: UTF-8, a leading BOM dropped, invalid bytes replaced. */
+const UTF8 = new TextDecoder();
+
+/**
+ * An answer as `post` hands it over: status and body read off the IncomingMessage, the same limits and
+ * decoding as `fetch`'s Response, the Headers built only when asked for (an error, the classifier's
+ * content type). Its body is read in the chunks the socket gives (sseEvents takes a read whole).
+ */
+class NodeResponse implements ProviderResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly body: { getReader(): BodyReader } | null;
+  private built: Headers | undefined;
+
+  constructor(
+    private readonly res: IncomingMessage,
+    limits: ProviderLimits,
+  ) {
+    this.status = res.statusCode ?? 0;
+    this.ok = this.status >= 200 && this.status < 300;
+    if (bodiless(this.status, "POST")) {
+      res.resume();
+      this.body = null;
+      return;
+    }
+    const reader = eventStream(res)
+      ? new ChunkReader(decoded(res), eventLimits(res, limits))
+      : new ChunkReader(bounded(res, decoded(res), limits.maxBodyBytes));
+    let taken = false;
+    this.body = {
+      getReader() {
+        if (taken) throw new TypeError("the provider's answer is already being read");
+        taken = true;
+        return reader;
+      },
+    };
+  }
+
+  get headers(): Headers {
+    return (this.built ??= headersOf(this.res));
+  }
+
+  async text(): Promise<string> {
+    if (!this.body) return "";
+    const reader = this.body.getReader();
+    const chunks: Uint8Array[] = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    return UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+}
+
+/**
+ * A Node stream's chunks handed out as a web stream's reader hands them out, without the web stream: a
+ * read takes a chunk that waits, or waits for the next. The body is paused while a chunk waits for its
+ * read and resumed by the read that takes it, as Readable.toWeb does. The body failing or closing before
+ * its end fails the pending and later reads (chunks not yet read are dropped, as a web stream's error
+ * drops its queue); cancelling destroys the body (and with it the request's socket). `accept` sees each
+ * chunk first: false drops it (it has failed the body).
+ */
+class ChunkReader implements BodyReader {
+  private readonly waiting: Uint8Array[] = [];
+  private pending: { resolve(read: ReadableStreamReadResult<Uint8Array>): void; reject(err: unknown): void } | undefined;
+  private state: "open" | "ended" | "failed" | "cancelled" = "open";
+  private failure: unknown;
+
+  constructor(
+    private readonly body: Readable,
+    accept: (chunk: Buffer) => boolean = () => true,
+  ) {
+    body.on("data", (chunk: Buffer) => {
+      if (this.state !== "open" || !accept(chunk)) return;
+      const pending = this.pending;
+      if (pending) {
+        this.pending = undefined;
+        pending.resolve({ done: false, value: chunk });
+      } else {
+        this.waiting.push(chunk);
+        body.pause();
+      }
+    });
+    body.once("end", () => this.settle("ended"));
+    finished(body, (err) => this.settle("failed", err ?? new Error("the provider's response closed before its end")));
+  }
+
+  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const chunk = this.waiting.shift();
+    if (chunk) {
+      if (this.waiting.length === 0 && this.state === "open") this.body.resume();
+      return Promise.resolve({ done: false, value: chunk });
+    }
+    if (this.state === "failed") return Promise.reject(this.failure);
+    if (this.state !== "open") return Promise.resolve({ done: true, value: undefined });
+    if (this.pending) return Promise.reject(new TypeError("one read at a time"));
+    this.body.resume();
+    return new Promise((resolve, reject) => (this.pending = { resolve, reject }));
+  }
+
+  cancel(reason?: unknown): Promise<void> {
+    if (this.state === "open") {
+      this.state = "cancelled";
+      this.waiting.length = 0;
+      this.takePending()?.resolve({ done: true, value: undefined });
+      this.body.destroy(reason instanceof Error ? reason : undefined);
+    }
+    return Promise.resolve();
+  }
+
+  private settle(state: "ended" | "failed", err?: unknown): void {
+    if (this.state !== "open") return;
+    this.state = state;
+    const pending = this.takePending();
+    if (state === "failed") {
+      this.failure = err;
+      this.waiting.length = 0;
+      pending?.reject(err);
+    } else {
+      pending?.resolve({ done: true, value: undefined });
+    }
+  }
+
+  private takePending() {
+    const pending = this.pending;
+    this.pending = undefined;
+    return pending;
+  }
 }
 
 /**
@@ -183,18 +378,11 @@ function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLim
   // Set at the body's end or failure, and when the reader cancels: a cancelled stream is closed, and
   // closing it again (the body's end already on its way) throws from an event handler, uncaught.
   let ended = false;
+  const accept = eventLimits(res, limits);
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let total = 0;
-      let sinceEventEnd = 0;
       body.on("data", (chunk: Buffer) => {
-        if (ended) return;
-        total += chunk.length;
-        const end = afterLastEventEnd(chunk);
-        sinceEventEnd = end < 0 ? sinceEventEnd + chunk.length : chunk.length - end;
-        // Destroying the response fails `body` too (decoded() passes its errors on), and closes the socket.
-        if (sinceEventEnd > limits.maxEventBytes) return void res.destroy(tooLarge("event", limits.maxEventBytes));
-        if (total > limits.maxStreamBytes) return void res.destroy(tooLarge("event stream", limits.maxStreamBytes));
+        if (ended || !accept(chunk)) return;
         if (chunk.length <= pieceBytes) controller.enqueue(chunk);
         else for (const piece of ssePieces(chunk, pieceBytes)) controller.enqueue(piece);
         if ((controller.desiredSize ?? 0) <= 0) body.pause();
@@ -220,24 +408,41 @@ function inEventPieces(res: IncomingMessage, body: Readable, limits: ProviderLim
   });
 }
 
+/**
+ * An event stream's limits, checked chunk by chunk (as read, decoded): past one, the response is destroyed,
+ * which fails its body too (decoded() passes its errors on) and closes the socket, and the chunk is refused.
+ */
+function eventLimits(res: IncomingMessage, limits: ProviderLimits): (chunk: Buffer) => boolean {
+  let total = 0;
+  let sinceEventEnd = 0;
+  return (chunk) => {
+    total += chunk.length;
+    const end = afterLastEventEnd(chunk);
+    sinceEventEnd = end < 0 ? sinceEventEnd + chunk.length : chunk.length - end;
+    if (sinceEventEnd > limits.maxEventBytes) res.destroy(tooLarge("event", limits.maxEventBytes));
+    else if (total > limits.maxStreamBytes) res.destroy(tooLarge("event stream", limits.maxStreamBytes));
+    else return true;
+    return false;
+  };
+}
+
 /** A reused keep-alive socket that sat idle and that the server had closed: the request never reached it. */
 function staleSocket(req: ClientRequest, idleMs: number, err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return req.reusedSocket && idleMs >= STALE_AFTER_MS && (code === "ECONNRESET" || code === "EPIPE");
 }
 
-function send(url: URL, init: RequestInit, body: string | undefined, agents: Agents, retried = false): Promise<IncomingMessage> {
-  const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+/** Sends the request; `headers` (lower-case names) are the request's own, completed here. */
+function send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined, agents: Agents, retried = false): Promise<IncomingMessage> {
   if (body !== undefined && headers["content-length"] === undefined) headers["content-length"] = String(Buffer.byteLength(body));
   headers["accept-encoding"] ??= "identity";
   const https = url.protocol === "https:";
   const options = {
-    method: init.method ?? "GET",
+    method,
     headers,
     // The resend gets a connection of its own (`agent: false`: a new socket, closed after the answer).
     agent: retried ? false : https ? agents["https:"] : agents["http:"],
-    ...(init.signal ? { signal: init.signal } : {}),
+    ...(signal ? { signal } : {}),
   };
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -252,8 +457,8 @@ function send(url: URL, init: RequestInit, body: string | undefined, agents: Age
       resolve(res);
     }
     req.on("error", (err) => {
-      if (!answered && !retried && !init.signal?.aborted && staleSocket(req, idleMs, err)) {
-        send(url, init, body, agents, true).then(resolve, reject);
+      if (!answered && !retried && !signal?.aborted && staleSocket(req, idleMs, err)) {
+        send(url, method, headers, body, signal, agents, true).then(resolve, reject);
       } else {
         reject(err);
       }

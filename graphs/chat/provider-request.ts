@@ -1,8 +1,9 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "openai";
+import type { ProviderResponse, ProviderTransport } from "./provider-fetch.js";
 import { isAbortError } from "./provider-sse.js";
 
 /**
- * An untraced provider call sent straight through the transport (provider-fetch.ts), without the openai
+ * An untraced provider call sent straight through the transport's `post` (provider-fetch.ts), without the openai
  * SDK's per-call request machinery (`makeRequest`: options copied, headers merged and validated, debug
  * details formatted with logging off, retry bookkeeping, the response wrapped in a promise chain): about
  * 7 % of the service's CPU a chat, measured with `npm run bench:pair` (docs/performance.md, session 21).
@@ -38,22 +39,22 @@ export async function providerRoute(client: OpenAI, path: string): Promise<Provi
 
 /** POSTs a JSON body with the caller's key; resolves with a 2xx response, its body unread. */
 export async function postDirect(
-  transport: typeof fetch,
+  transport: ProviderTransport,
   route: ProviderRoute,
   apiKey: string,
   body: string,
   signal: AbortSignal,
   timeoutMs: number,
-): Promise<Response> {
+): Promise<ProviderResponse> {
   if (signal.aborted) throw new APIUserAbortError();
   // The caller's signal stays tied to the request after the head: aborting it ends the body's stream too.
   const controller = new AbortController();
   const abort = () => controller.abort();
   signal.addEventListener("abort", abort, { once: true });
   const timer = setTimeout(abort, timeoutMs);
-  let response: Response;
+  let response: ProviderResponse;
   try {
-    response = await transport(route.url, { method: "POST", headers: { ...route.headers, authorization: `Bearer ${apiKey}` }, body, signal: controller.signal });
+    response = await transport.post(route.url, { ...route.headers, authorization: `Bearer ${apiKey}` }, body, controller.signal);
   } catch (thrown) {
     if (signal.aborted) throw new APIUserAbortError();
     const err = thrown instanceof Error ? thrown : new Error(String(thrown));
@@ -71,7 +72,7 @@ export async function postDirect(
 }
 
 /** A 2xx non-streamed answer read as the SDK reads it: JSON when its content type says so, else text. */
-export async function readBody<T>(response: Response): Promise<T> {
+export async function readBody<T>(response: ProviderResponse): Promise<T> {
   if (response.status === 204) return null as T;
   const mediaType = response.headers.get("content-type")?.split(";")[0]?.trim();
   if (mediaType?.includes("application/json") || mediaType?.endsWith("+json")) {

@@ -1,4 +1,5 @@
 import { APIError } from "openai";
+import type { ProviderResponse } from "./provider-fetch.js";
 
 /**
  * The agent's event stream read as the openai SDK's `Stream.fromSSEResponse` reads it, without its
@@ -24,7 +25,7 @@ import { APIError } from "openai";
  *   which closes the provider's connection (provider-fetch.ts), as the SDK's abort of its request does.
  *   (The SDK also writes a JSON parse failure's data to its logger; here the error alone is thrown.)
  */
-export function sseEvents<T>(response: Response): AsyncIterableIterator<T> {
+export function sseEvents<T>(response: ProviderResponse): AsyncIterableIterator<T> {
   const body = response.body;
   if (!body) throw new Error("the provider's event stream has no body");
   const reader = body.getReader();

@@ -2,7 +2,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createProviderFetch, PROVIDER_LIMITS, SSE_PIECE_BYTES, ssePieces } from "../../graphs/chat/provider-fetch.js";
+import {
+  createProviderFetch,
+  createProviderTransport,
+  PROVIDER_LIMITS,
+  SSE_PIECE_BYTES,
+  ssePieces,
+  type ProviderLimits,
+  type ProviderResponse,
+} from "../../graphs/chat/provider-fetch.js";
 
 // A tiny provider-like server: each path is one behaviour the transport must keep.
 let server: Server;
@@ -80,9 +88,35 @@ afterAll(
     }),
 );
 
-const providerFetch = createProviderFetch();
+/** A call through one of the transport's doors, with fetch's arguments; the answer as direct calls read it. */
+type Call = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<ProviderResponse>;
 
-describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
+/**
+ * The transport's two doors, each on a transport of its own: `fetch` (the SDK's, traced calls: a Response)
+ * and `post` (direct calls: a NodeResponse). Every behaviour below holds through both.
+ */
+const DOORS: { door: string; open(limits?: ProviderLimits): Call }[] = [
+  { door: "fetch", open: (limits) => createProviderFetch(limits) },
+  {
+    door: "post",
+    open: (limits) => {
+      const transport = createProviderTransport(limits);
+      return (url, init) => transport.post(url, init.headers ?? {}, init.body ?? "", init.signal ?? new AbortController().signal);
+    },
+  },
+];
+
+/** A body's reads, as a reader takes them. */
+async function reads(res: ProviderResponse): Promise<Uint8Array[]> {
+  const reader = res.body!.getReader();
+  const out: Uint8Array[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+  return out;
+}
+
+describe.each(DOORS)("the provider transport's $door (graphs/chat/provider-fetch.ts)", ({ open }) => {
+  const providerFetch = open();
+
   it("when it posts a JSON body, then the server gets the method, headers and body, and the caller the status, headers and body", async () => {
     const res = await providerFetch(`${base}/json`, {
       method: "POST",
@@ -131,7 +165,7 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
   it("when the server redirects, then the redirect is followed as fetch follows it", async () => {
     const res = await providerFetch(`${base}/moved`, { method: "POST", body: "{}" });
     expect(res.status).toBe(429);
-    expect(res.url.endsWith("/json")).toBe(true);
+    expect((res as Response).url.endsWith("/json")).toBe(true);
   });
 
   it("when it sends a request, then it asks for an uncompressed body", async () => {
@@ -175,7 +209,7 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     // server closed them all at its keep-alive timeout, and the resend took the next one from the pool.
     // Answered a little later, so the three first requests hold three connections at once.
     const { url, counts, close } = await resetOnReuseServer(20);
-    const fresh = createProviderFetch();
+    const fresh = open();
     try {
       for (const res of await Promise.all([1, 2, 3].map(() => fresh(url, { method: "POST", body: "{}" })))) expect(await res.text()).toBe("{}");
       expect(counts.connections).toBe(3);
@@ -202,7 +236,7 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     });
     await new Promise<void>((resolve) => announcing.listen(0, "127.0.0.1", resolve));
     try {
-      const res = await createProviderFetch()(`http://127.0.0.1:${(announcing.address() as AddressInfo).port}/`, { method: "POST", body: "{}" });
+      const res = await open()(`http://127.0.0.1:${(announcing.address() as AddressInfo).port}/`, { method: "POST", body: "{}" });
       expect(res.headers.get("keep-alive")).toBe("timeout=2");
       expect(await res.text()).toBe("{}");
       // Node's Agent takes a second off the announced timeout; without a timeout of its own it ignored the header.
@@ -244,7 +278,7 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     try {
       for (let i = 0; i < 5; i++) {
         const res = await providerFetch(`${base}/many-events`, { method: "POST", body: "{}" });
-        const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+        const reader = res.body!.getReader();
         // Read some pieces, then stop at once (in the same turn the last piece was handed over).
         for (let k = 0; k < i; k++) await reader.read();
         await reader.cancel();
@@ -256,8 +290,11 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
     expect(uncaught).toEqual([]);
   });
 
+});
+
+describe("the transport's event streams, in pieces or as the socket gave them", () => {
   it("when a whole event stream arrives at once, then the caller reads it in pieces of whole events, none over SSE_PIECE_BYTES, joined the same", async () => {
-    const res = await providerFetch(`${base}/many-events`, { method: "POST", body: "{}" });
+    const res = await createProviderFetch()(`${base}/many-events`, { method: "POST", body: "{}" });
     const pieces: string[] = [];
     for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) pieces.push(Buffer.from(piece).toString("utf8"));
     expect(pieces.join("")).toBe(manyEvents);
@@ -267,10 +304,8 @@ describe("the provider transport (graphs/chat/provider-fetch.ts)", () => {
       expect(p.endsWith("\n\n")).toBe(true);
     }
   });
-});
 
-describe("the provider transport without pieces (pieceBytes Infinity: the untraced agent stream, read by provider-sse.ts)", () => {
-  it("when a whole event stream arrives at once, then the caller reads it as the socket gave it, joined the same", async () => {
+  it("when a whole event stream arrives at once and pieceBytes is Infinity, then fetch's caller reads it as the socket gave it, joined the same", async () => {
     const whole = createProviderFetch(PROVIDER_LIMITS, Infinity);
     const res = await whole(`${base}/many-events`, { method: "POST", body: "{}" });
     const pieces: string[] = [];
@@ -278,14 +313,18 @@ describe("the provider transport without pieces (pieceBytes Infinity: the untrac
     expect(pieces.join("")).toBe(manyEvents);
     expect(pieces.length).toBeLessThan(manyEvents.length / SSE_PIECE_BYTES);
   });
+
+  it("when a whole event stream arrives at once, then post's caller (the untraced agent stream, read by provider-sse.ts) reads it as the socket gave it, joined the same", async () => {
+    const res = await createProviderTransport().post(`${base}/many-events`, {}, "{}", new AbortController().signal);
+    const pieces = (await reads(res)).map((piece) => Buffer.from(piece).toString("utf8"));
+    expect(pieces.join("")).toBe(manyEvents);
+    expect(pieces.length).toBeLessThan(manyEvents.length / SSE_PIECE_BYTES);
+  });
 });
 
-describe("the provider transport's size limits", () => {
-  const readAll = async (res: Response) => {
-    let bytes = 0;
-    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) bytes += piece.length;
-    return bytes;
-  };
+describe.each(DOORS)("the provider transport's size limits, through its $door", ({ open }) => {
+  const providerFetch = open();
+  const readAll = async (res: ProviderResponse) => (await reads(res)).reduce((bytes, piece) => bytes + piece.length, 0);
 
   it("when one event is larger than PROVIDER_EVENT_MAX_BYTES, then reading fails naming the limit and the connection to the provider is closed", async () => {
     expect(PROVIDER_LIMITS.maxEventBytes).toBeLessThan(3_000_000);
@@ -296,7 +335,7 @@ describe("the provider transport's size limits", () => {
   });
 
   it("when a stream of small events (CRLF-framed) goes past the whole-response limit, then reading fails; below it, it reads whole", async () => {
-    const small = createProviderFetch({ ...PROVIDER_LIMITS, maxStreamBytes: 1_000_000 });
+    const small = open({ ...PROVIDER_LIMITS, maxStreamBytes: 1_000_000 });
     const before = closedStreams;
     await expect(readAll(await small(`${base}/long-stream`, { method: "POST", body: "{}" }))).rejects.toThrow(/larger than/);
     await vi.waitFor(() => expect(closedStreams).toBe(before + 1));
@@ -305,10 +344,10 @@ describe("the provider transport's size limits", () => {
   });
 
   it("when a body that is not a stream is larger than the body limit, then reading fails; a smaller one reads whole", async () => {
-    const small = createProviderFetch({ ...PROVIDER_LIMITS, maxBodyBytes: 100_000 });
+    const small = open({ ...PROVIDER_LIMITS, maxBodyBytes: 100_000 });
     await expect((await small(`${base}/huge-json`, { method: "POST", body: "{}" })).json()).rejects.toThrow(/larger than/);
-    const whole = await (await providerFetch(`${base}/huge-json`, { method: "POST", body: "{}" })).json();
-    expect(whole.choices[0].message.content).toHaveLength(300_000);
+    const whole = (await (await providerFetch(`${base}/huge-json`, { method: "POST", body: "{}" })).json()) as { choices: { message: { content: string } }[] };
+    expect(whole.choices[0]!.message.content).toHaveLength(300_000);
   });
 });
 

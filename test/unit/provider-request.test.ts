@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import OpenAI, { type APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProviderFetch } from "../../graphs/chat/provider-fetch.js";
+import { createProviderTransport } from "../../graphs/chat/provider-fetch.js";
 import { postDirect, providerRoute, readBody, type ProviderRoute } from "../../graphs/chat/provider-request.js";
 import { toProviderError } from "../../graphs/chat/provider-errors.js";
 
-// The direct request (untraced calls) against the SDK's own `post` over the same transport: each answer
-// below must give the same request on the wire and the same error, field by field.
+// The direct request (untraced calls, the transport's `post` and its NodeResponse) against the SDK's own
+// `post` (the transport's `fetch` and its Response): each answer below must give the same request on the
+// wire and the same error, field by field.
 const KEY = "sk-test-direct-0000";
 const BODY = JSON.stringify({ model: "m", stream: false, messages: [{ role: "user", content: "Hi" }] });
 let server: Server;
@@ -55,9 +56,9 @@ afterAll(() => {
   server.close();
 });
 
-const transport = createProviderFetch();
+const transport = createProviderTransport();
 const clientAt = (path: string, timeout = 5_000) =>
-  new OpenAI({ apiKey: "key-sent-per-request", baseURL: `${base}/v1${path}`, timeout, maxRetries: 0, fetch: transport });
+  new OpenAI({ apiKey: "key-sent-per-request", baseURL: `${base}/v1${path}`, timeout, maxRetries: 0, fetch: transport.fetch });
 const viaSdk = (path: string, signal: AbortSignal, timeout?: number) =>
   clientAt(path, timeout).post<unknown>("/chat/completions", { body: BODY, headers: { Authorization: `Bearer ${KEY}`, "content-type": "application/json" }, signal });
 const viaDirect = async (path: string, signal: AbortSignal, timeout = 5_000) =>
