@@ -217,7 +217,10 @@ class ChunkReader implements BodyReader {
       }
     });
     body.once("end", () => this.settle("ended"));
-    finished(body, (err) => this.settle("failed", err ?? new Error("the provider's response closed before its end")));
+    // Called after a normal end too: the error (its stack captured, tens of microseconds) only when still open.
+    finished(body, (err) => {
+      if (this.state === "open") this.settle("failed", err ?? new Error("the provider's response closed before its end"));
+    });
   }
 
   read(): Promise<ReadableStreamReadResult<Uint8Array>> {
