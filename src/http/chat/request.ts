@@ -15,7 +15,7 @@ import {
 } from "../../../graphs/chat/contract.js";
 import { invalidParameter, invalidRequest, unsupportedParameter } from "../../errors.js";
 import { checkLimits, readConversation } from "./messages.js";
-import { ChatBodySchema, UNSUPPORTED, type ChatBody } from "./schema.js";
+import { parseChatBody, UNSUPPORTED, type ChatBody } from "./schema.js";
 
 export const LINKS_HEADER = "x-convert-scripture-links";
 
@@ -115,7 +115,7 @@ export function parseChatRequest(input: ChatRequestInput, catalog: RequestCatalo
       throw unsupportedParameter(`'${name}' is not supported: this service runs its own tools server-side and returns one text answer.`, name);
     }
   }
-  const parsed = ChatBodySchema.safeParse(raw);
+  const parsed = parseChatBody(raw);
   if (!parsed.success) throw schemaError(parsed.error);
   const body = parsed.data;
   if (body.stream_options !== undefined && body.stream !== true) {
