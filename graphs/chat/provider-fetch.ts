@@ -341,8 +341,8 @@ function decoded(res: IncomingMessage): Readable {
  * reads per answer instead of one per event.
  */
 export const SSE_PIECE_BYTES = 2048;
-// (A reader that does not copy per event, provider-sse.ts, takes each read whole: createProviderFetch's
-// pieceBytes is then Infinity. models.ts decides: the SDK's reader still reads a traced call's stream.)
+// (Only the SDK's reader, on traced calls, reads through `fetch`. The reader of direct calls, provider-sse.ts,
+// does not copy per event and takes each read whole: `post` hands the socket's chunks on as they come.)
 
 /**
  * Cuts a chunk of an event stream after event ends ("\n\n"), each piece holding whole events up to
