@@ -15,8 +15,11 @@ import { _CONTEXT_VARIABLES_KEY, AsyncLocalStorageProviderSingleton } from "@lan
  * callback handler at all, and no LangSmith tracing variable set), the config rides on a plain object
  * shaped like that RunTree's carrying fields (`extra` holding the config, `tracingEnabled: false`, the
  * context variables). Whenever a callback manager exists (a tracer, Studio's handlers, verbose mode) or
- * tracing is switched on, LangChain's own method runs unchanged. Installed once per process; it
- * checks at every call, so a process may switch tracing on and off (the tracing tests do).
+ * tracing is switched on, LangChain's own method runs unchanged: LangChain's `_configureSync`, asked at
+ * every call, builds a manager whenever a tracing variable is set (it reads them itself, so a second
+ * reading here only cost four `process.env` lookups a call, 0.5 % of the main thread under load:
+ * docs/performance.md, session 23). Installed once per process; a process may switch tracing on and off
+ * (the tracing tests do).
  *
  * A run may go further and say its code reads its config only from its arguments
  * (`NO_AMBIENT_CONFIG: true` in its `configurable`, as runChat's runs do): then, while nothing traces
@@ -35,11 +38,6 @@ export const NO_AMBIENT_CONFIG = Symbol.for("biblical-chat:no-ambient-config");
 /** The key LangChain stores a runnable's config under in the run tree's `extra` (@langchain/core singletons). */
 const LC_CHILD_KEY = Symbol.for("lc:child_config");
 
-/** The variables with which LangChain and LangSmith switch tracing on (@langchain/core utils/callbacks isTracingEnabled). */
-const TRACING_VARIABLES = ["LANGSMITH_TRACING_V2", "LANGCHAIN_TRACING_V2", "LANGSMITH_TRACING", "LANGCHAIN_TRACING"] as const;
-
-const tracingSwitchedOn = () => TRACING_VARIABLES.some((name) => process.env[name] === "true");
-
 type RunWithConfig = (config: RunnableConfig | undefined, callback: () => unknown, avoidCreatingRootRunTree?: boolean) => unknown;
 
 const INSTALLED = Symbol.for("biblical-chat:lean-run-context");
@@ -49,7 +47,6 @@ export function installLeanRunContext(): void {
   if (provider[INSTALLED]) return;
   const original: RunWithConfig = provider.runWithConfig.bind(provider);
   provider.runWithConfig = function runWithConfig(config, callback, avoidCreatingRootRunTree) {
-    if (tracingSwitchedOn()) return original(config, callback, avoidCreatingRootRunTree);
     const manager = CallbackManager._configureSync(config?.callbacks, undefined, config?.tags, undefined, config?.metadata);
     if (manager !== undefined) return original(config, callback, avoidCreatingRootRunTree);
     const storage = AsyncLocalStorageProviderSingleton.getInstance();
