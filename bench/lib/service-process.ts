@@ -4,8 +4,9 @@
  * test/fakes/cli.ts, and readings of a process from /proc (CPU ticks, RSS, peak RSS, children).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
+import { childProcesses } from "../../test/helpers/processes.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -41,22 +42,6 @@ export function memoryMb(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
   return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
-}
-
-/** Direct children of a process (the embedded Chroma of the service). */
-export function childPids(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 /** What a process runs, read back from the kernel: its glibc settings (MALLOC_*), then its command line. */
@@ -122,7 +107,7 @@ export interface ServiceProcess {
  * The defaults scripts/start.sh exports (`export NAME="${NAME:-value}"`), read from the script itself so
  * that a run with other Node flags, which does not go through it, still gets them.
  */
-export function startScriptDefaults(root: string = ROOT): Record<string, string> {
+function startScriptDefaults(root: string = ROOT): Record<string, string> {
   const script = readFileSync(`${root}/scripts/start.sh`, "utf8");
   const defaults: Record<string, string> = {};
   for (const m of script.matchAll(/^export (\w+)="\$\{\1:-([^}"]*)\}"$/gm)) defaults[m[1]!] = m[2]!;
@@ -165,7 +150,7 @@ export async function startServiceProcess(env: Record<string, string>, options: 
     url,
     pid,
     readyMs,
-    chromaPid: () => childPids(pid)[0],
+    chromaPid: () => childProcesses(pid)[0]?.pid,
     stop: () => stopChild(proc),
   };
 }

@@ -1,4 +1,4 @@
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
 import OpenAI from "openai";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { match, reply, startFakeProvider, type FakeProvider } from "../fakes/index.js";
+import { childProcesses } from "../helpers/processes.js";
 
 const KEY = "sk-test-lifecycle-6a0f93c2d1";
 const ANSWER =
@@ -63,7 +64,7 @@ async function startMain(env: Record<string, string>): Promise<Running> {
     if (Date.now() > deadline) throw new Error("main never became ready");
     await new Promise((r) => setTimeout(r, 200));
   }
-  const chromaPid = Number(execFileSync("ps", ["-o", "pid=", "--ppid", String(proc.pid)]).toString().trim().split(/\s+/)[0]);
+  const chromaPid = childProcesses(proc.pid!)[0]?.pid ?? 0;
   expect(chromaPid).toBeGreaterThan(0);
   return { proc, url, exited, chromaPid };
 }

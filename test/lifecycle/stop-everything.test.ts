@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startFakeProvider, type FakeProvider } from "../fakes/index.js";
+import { childProcesses } from "../helpers/processes.js";
 
 /**
  * Stopping what you started stops everything: the launcher, the service and the embedded Chroma, for
@@ -33,21 +34,6 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function childrenOf(pid: number): { pid: number; args: string }[] {
-  try {
-    return execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(pid)])
-      .toString()
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => {
-        const [p, ...rest] = line.trim().split(/\s+/);
-        return { pid: Number(p), args: rest.join(" ") };
-      });
-  } catch {
-    return []; // ps exits 1 when there are none
-  }
-}
 
 /** Running, not a zombie (a reparented child may wait a moment to be reaped). */
 function running(pid: number): boolean {
@@ -105,9 +91,9 @@ async function start(command: string[], options: { detached?: boolean } = {}): P
     await new Promise((r) => setTimeout(r, 200));
   }
   // The launcher execs into the service (sh -> exec node) or runs it as its only child (npm).
-  const service = command[0] === "npm" ? childrenOf(launcher.pid!).find((c) => c.args.includes("dist/src/main.js"))?.pid : launcher.pid;
+  const service = command[0] === "npm" ? childProcesses(launcher.pid!).find((c) => c.args.includes("dist/src/main.js"))?.pid : launcher.pid;
   expect(service, "the service process").toBeGreaterThan(0);
-  const chroma = childrenOf(service!).find((c) => c.args.includes("chromadb"))?.pid;
+  const chroma = childProcesses(service!).find((c) => c.args.includes("chromadb"))?.pid;
   expect(chroma, "the embedded Chroma process").toBeGreaterThan(0);
   procs.push(service!, chroma!);
   return { launcher, exited, service: service!, chroma: chroma! };

@@ -1,7 +1,8 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer, type Server } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { childProcesses, sessionPids } from "../helpers/processes.js";
 
 /** `npm run studio` (scripts/studio.mjs): the port comes from STUDIO_PORT; a taken port fails at once. */
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -72,17 +73,11 @@ describe("npm run studio", () => {
     expect(run.output()).toContain("Registering graph with id");
     expect(run.output()).not.toMatch(/not up to date|langgraph-checkpoint/);
     // Every process that the launcher's CLI started lives in the CLI's process group.
-    const launcher = execFileSync("ps", ["-o", "pid=", "--ppid", String(run.child.pid)]).toString().trim();
-    const group = Number(execFileSync("ps", ["-o", "pid=", "--ppid", launcher]).toString().trim().split(/\s+/)[0]);
+    const launcher = childProcesses(run.child.pid!)[0]?.pid ?? 0;
+    const group = childProcesses(launcher)[0]?.pid ?? 0;
     run.child.kill("SIGTERM");
     await run.exited;
-    const left = () => {
-      try {
-        return execFileSync("ps", ["-o", "pid=", "-g", String(group)]).toString().trim();
-      } catch {
-        return ""; // none left
-      }
-    };
+    const left = () => sessionPids(group).join(" ");
     const until = Date.now() + 10_000;
     while (left() && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
     expect(left()).toBe("");
