@@ -95,18 +95,13 @@ export function createProviderTransport(limits: ProviderLimits = PROVIDER_LIMITS
   return {
     fetch: providerFetch,
     async post(target, headers, body, signal) {
+      // The route's URL is http(s): configuration admits no other (src/config.ts).
       const url = new URL(target);
-      if (url.protocol !== "http:" && url.protocol !== "https:") return fetch(target, { method: "POST", headers, body, signal });
       const res = await send(url, "POST", { ...headers }, body, signal, agents);
       if (redirected(res)) return fetch(target, { method: "POST", headers, body, signal });
       return new NodeResponse(res, limits);
     },
   };
-}
-
-/** The transport's `fetch` alone (tests and callers that need only the SDK's door). */
-export function createProviderFetch(limits: ProviderLimits = PROVIDER_LIMITS, pieceBytes: number = SSE_PIECE_BYTES): typeof fetch {
-  return createProviderTransport(limits, pieceBytes).fetch;
 }
 
 /** A redirect, left to the global fetch to follow (its body is drained here). */

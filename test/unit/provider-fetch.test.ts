@@ -3,7 +3,6 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
-  createProviderFetch,
   createProviderTransport,
   PROVIDER_LIMITS,
   SSE_PIECE_BYTES,
@@ -96,7 +95,7 @@ type Call = (url: string, init: { method?: string; headers?: Record<string, stri
  * and `post` (direct calls: a NodeResponse). Every behaviour below holds through both.
  */
 const DOORS: { door: string; open(limits?: ProviderLimits): Call }[] = [
-  { door: "fetch", open: (limits) => createProviderFetch(limits) },
+  { door: "fetch", open: (limits) => createProviderTransport(limits).fetch },
   {
     door: "post",
     open: (limits) => {
@@ -294,7 +293,7 @@ describe.each(DOORS)("the provider transport's $door (graphs/chat/provider-fetch
 
 describe("the transport's event streams, in pieces or as the socket gave them", () => {
   it("when a whole event stream arrives at once, then the caller reads it in pieces of whole events, none over SSE_PIECE_BYTES, joined the same", async () => {
-    const res = await createProviderFetch()(`${base}/many-events`, { method: "POST", body: "{}" });
+    const res = await createProviderTransport().fetch(`${base}/many-events`, { method: "POST", body: "{}" });
     const pieces: string[] = [];
     for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) pieces.push(Buffer.from(piece).toString("utf8"));
     expect(pieces.join("")).toBe(manyEvents);
@@ -306,7 +305,7 @@ describe("the transport's event streams, in pieces or as the socket gave them", 
   });
 
   it("when a whole event stream arrives at once and pieceBytes is Infinity, then fetch's caller reads it as the socket gave it, joined the same", async () => {
-    const whole = createProviderFetch(PROVIDER_LIMITS, Infinity);
+    const whole = createProviderTransport(PROVIDER_LIMITS, Infinity).fetch;
     const res = await whole(`${base}/many-events`, { method: "POST", body: "{}" });
     const pieces: string[] = [];
     for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) pieces.push(Buffer.from(piece).toString("utf8"));
