@@ -184,6 +184,7 @@ export function buildChatRuntime(config: ChatRuntimeConfig, parts: ChatRuntimePa
  */
 async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx: ChatRequestContext, opts: RunChatOptions): Promise<ChatOutcome> {
   let usage = NO_USAGE;
+  const onDelta = opts.onDelta;
   // Built from the nodes' updates: "values" mode would copy the whole state (messages included) at
   // every superstep, while the outcome needs only these last-value fields.
   let final: Pick<ChatStateValue, "category" | "content" | "finishReason" | "promptVersions" | "citations" | "quotes"> | undefined;
@@ -197,12 +198,12 @@ async function runChat(graph: ChatGraph, deps: ChatDeps, turns: ChatTurn[], ctx:
       {
         context: ctx as unknown as Record<string, unknown>,
         // Updates only: answer pieces go to onDelta directly through the answer sink, not as one
-        // custom-stream event each, and a run without a listener (a non-stream request) drops them there
-        // instead of passing each one through LangGraph's stream to be thrown away here.
+        // custom-stream event each; a run without a listener (a non-stream request) sets the sink to null,
+        // and the agent grounds its answer once, whole (answer-stream.ts), instead of piece by piece.
         streamMode: ["updates"],
         // The graph's nodes read their config from their arguments: LangChain stores it nowhere while
         // nothing traces, and Node's async hooks stay off (run-context.ts).
-        configurable: { [ANSWER_SINK]: (text: string) => text && opts.onDelta?.(text), [NO_AMBIENT_CONFIG]: true },
+        configurable: { [ANSWER_SINK]: onDelta ? (text: string) => text && onDelta(text) : null, [NO_AMBIENT_CONFIG]: true },
         recursionLimit: recursionLimitFor(deps.maxSteps),
         ...(opts.signal ? { signal: opts.signal } : {}),
       },

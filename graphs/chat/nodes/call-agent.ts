@@ -137,10 +137,11 @@ export function createCallAgent(deps: ChatDeps) {
     const speculative = step === 1 ? adoptSpeculation(runKey(config), conversation.length, care) : undefined;
     const request = speculative ? undefined : agentRequest(deps, ctx, conversation, step, care);
     const messages = speculative ? speculative.messages : request!.messages;
-    // The service's run hands its delta listener straight to the node (one call per piece); a run
-    // without one (LangGraph Studio) gets the pieces on LangGraph's custom stream.
-    const sink = (config.configurable as { [ANSWER_SINK]?: (text: string) => void } | undefined)?.[ANSWER_SINK];
-    const emit = sink ?? ((text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent));
+    // The service's run hands its delta listener straight to the node (one call per piece), or null when
+    // nothing reads the pieces (a non-stream request); a run without one (LangGraph Studio) gets the
+    // pieces on LangGraph's custom stream.
+    const sink = (config.configurable as { [ANSWER_SINK]?: ((text: string) => void) | null } | undefined)?.[ANSWER_SINK];
+    const emit = sink !== undefined ? sink : (text: string) => config.writer?.({ kind: "answer", text } satisfies AnswerEvent);
     const answer = new AnswerStream(ctx.maxWords, groundingOptions(ctx, deps), emit, { care });
     // After a tool round (the prefetched one included) the turn is almost always the answer: it streams as it comes (see TurnGate).
     const afterTools = conversation.some((m) => m.getType() === "tool");
