@@ -139,7 +139,12 @@ export async function main(): Promise<void> {
         `**${load.rps.toFixed(0)} req/s** (p50 ${load.p50} ms, p99 ${load.p99} ms, ${load.total} requests, non-2xx ${load.non2xx}, errors ${load.errors})`,
       ]);
       rows.push(["service CPU per request under that load", `${ms(cpuLoad / Math.max(1, load.total))} (service used ${(cpuLoad / 1000 / SECONDS).toFixed(2)} cores)`]);
-      rows.push(["fake provider CPU per request under that load (its own process)", ms((cpuMs(fake.pid) - fakeCpu0) / Math.max(1, load.total))]);
+      const fakeLoad = cpuMs(fake.pid) - fakeCpu0;
+      rows.push(["fake provider CPU per request under that load (its own process)", ms(fakeLoad / Math.max(1, load.total))]);
+      // The fake's work a request is the same from run to run (while the requests the service sends keep
+      // their size), so its CPU a request follows the machine's speed of the minute; the service's CPU over
+      // it compares runs made minutes or hours apart (docs/performance.md, session 24).
+      rows.push(["service CPU / fake provider CPU, per request under that load", `${(cpuLoad / Math.max(1, fakeLoad)).toFixed(2)}`]);
       rows.push(["service peak RSS under that load, sampled every 20 ms", `**${mb(peakRss)}**`]);
       rows.push(["service VmHWM after the load (peak since its start)", mb(after.hwm)]);
       rows.push(["service RSS right after the load", mb(after.rss)]);
