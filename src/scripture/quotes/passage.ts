@@ -7,18 +7,19 @@ import type { Bible } from "../corpus.js";
 import type { ScriptureRef } from "../references.js";
 import { tokenize, type Folding, type Token } from "./normalize.js";
 
+/** Read only: one passage may serve many checks (loadPassage keeps the latest). */
 export interface Passage {
-  text: string;
-  tokens: Token[];
-  keys: string[];
+  readonly text: string;
+  readonly tokens: readonly Token[];
+  readonly keys: readonly string[];
   /** unit[j]: index of the verse that word j belongs to. */
-  unit: number[];
+  readonly unit: readonly number[];
   /** Verses with text (a verse the translation leaves out is not counted). */
-  verses: number;
+  readonly verses: number;
   /** A whole chapter (or chapters) was cited, not verses. */
-  wholeChapter: boolean;
+  readonly wholeChapter: boolean;
   /** numbers[k]: the verse number of the passage's k-th verse. */
-  numbers: number[];
+  readonly numbers: readonly number[];
 }
 
 /** The passage's verses in the translation, in order; empty when the translation has none of them. */
@@ -34,7 +35,33 @@ export function passageVerses(bible: Bible, ref: ScriptureRef): { verse: number;
   return verses;
 }
 
+/**
+ * The passages read last, by translation (the Bible object itself), folding and reference. A quotation
+ * that does not match its verse is looked for in the verse's whole chapter (the right words under a
+ * wrong number): reading and folding a chapter of about 900 words was 56 % of grounding such an answer
+ * (about 0.2 ms, docs/performance.md, session 24), and answers quote the same few chapters again and
+ * again. At most PASSAGES_KEPT: about 3 MB if every one were a long chapter.
+ */
+const PASSAGES_KEPT = 32;
+const kept = new Map<string, { bible: Bible; passage: Passage }>();
+
 export function loadPassage(bible: Bible, ref: ScriptureRef, folding: Folding): Passage {
+  const key = `${bible.id}|${folding.id}|${ref.book}|${ref.chapter}|${ref.chapterEnd ?? ""}|${ref.verseStart ?? ""}|${ref.verseEnd ?? ""}`;
+  const known = kept.get(key);
+  if (known !== undefined && known.bible === bible) {
+    // The latest used goes last, so the oldest is the first to go.
+    kept.delete(key);
+    kept.set(key, known);
+    return known.passage;
+  }
+  const passage = readPassage(bible, ref, folding);
+  kept.delete(key);
+  if (kept.size >= PASSAGES_KEPT) kept.delete(kept.keys().next().value as string);
+  kept.set(key, { bible, passage });
+  return passage;
+}
+
+function readPassage(bible: Bible, ref: ScriptureRef, folding: Folding): Passage {
   const verses = passageVerses(bible, ref);
   let text = "";
   const tokens: Token[] = [];
