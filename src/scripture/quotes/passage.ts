@@ -40,7 +40,8 @@ export function passageVerses(bible: Bible, ref: ScriptureRef): { verse: number;
  * that does not match its verse is looked for in the verse's whole chapter (the right words under a
  * wrong number): reading and folding a chapter of about 900 words was 56 % of grounding such an answer
  * (about 0.2 ms, docs/performance.md, session 24), and answers quote the same few chapters again and
- * again. At most PASSAGES_KEPT: about 3 MB if every one were a long chapter.
+ * again. At most PASSAGES_KEPT: about 80 KB for a chapter of 900 words (an object and a folded word each),
+ * so about 2.5 MB when all are chapters.
  */
 const PASSAGES_KEPT = 32;
 const kept = new Map<string, { bible: Bible; passage: Passage }>();
