@@ -73,12 +73,12 @@ export type ChatBody = z.infer<typeof ChatBodySchema>;
  * few); a body with another set is parsed by the whole schema.
  */
 export function parseChatBody(raw: object): ReturnType<typeof ChatBodySchema.safeParse> {
-  let fields = "";
-  for (const name of CHAT_FIELDS) if (name === "messages" || name in raw) fields += `${name},`;
+  const names = CHAT_FIELDS.filter((name) => name === "messages" || name in raw);
+  const fields = names.join(",");
   let schema = picked.get(fields);
   if (!schema) {
     if (picked.size >= PICKED_MAX) return ChatBodySchema.safeParse(raw);
-    const mask = Object.fromEntries(fields.slice(0, -1).split(",").map((name) => [name, true])) as Partial<Record<keyof typeof ChatBodySchema.shape, true>>;
+    const mask = Object.fromEntries(names.map((name) => [name, true])) as Partial<Record<keyof typeof ChatBodySchema.shape, true>>;
     schema = ChatBodySchema.pick(mask);
     picked.set(fields, schema);
   }
