@@ -143,7 +143,8 @@ export async function main(): Promise<void> {
       rows.push(["fake provider CPU per request under that load (its own process)", ms(fakeLoad / Math.max(1, load.total))]);
       // The fake's work a request is the same from run to run (while the requests the service sends keep
       // their size), so its CPU a request follows the machine's speed of the minute; the service's CPU over
-      // it compares runs made minutes or hours apart (docs/performance.md, session 24).
+      // it is steadier than req/s across runs made apart, though it still spread 5.7-6.9 over one evening's
+      // runs of the same code (docs/performance.md, session 24): `npm run bench:pair` measures a change.
       rows.push(["service CPU / fake provider CPU, per request under that load", `${(cpuLoad / Math.max(1, fakeLoad)).toFixed(2)}`]);
       rows.push(["service peak RSS under that load, sampled every 20 ms", `**${mb(peakRss)}**`]);
       rows.push(["service VmHWM after the load (peak since its start)", mb(after.hwm)]);
