@@ -364,6 +364,33 @@ describe("a goodbye that opens a conversation", () => {
   });
 });
 
+/** Kinds a fresh probe of outside wording found (session 25, docs/care.md), each in wordings of its own. */
+const probeKinds: [string, string[]][] = [
+  ["no reason to wake up or to stay", ["what's even the point of getting up anymore", "whats the point of existing", "there's no reason to stay alive", "honestly no reason left to stay"]],
+  ["hoping to die by chance", ["i hope i crash on the way home", "praying a truck hits me", "i hope i don't make it through the surgery", "every night i pray that i die"]],
+  ["a fatal illness welcomed, a death arranged", ["i'd be glad if i got a terminal diagnosis", "wouldn't mind if i was diagnosed with a fatal illness", "I'll be with my husband soon, I've made sure of it"]],
+  ["grooming: pictures to delete", ["my coach sends me photos and says not to tell my parents", "he told me to delete the messages", "the youth leader makes me delete our chats"]],
+  ["hunted by the one who hurt them", ["she swore she'd find me", "my ex said he would hunt me down", "he's coming back to finish what he started"]],
+];
+
+describe("kinds a probe of outside wording found (session 25)", () => {
+  rulesReadEach(probeKinds);
+
+  rulesLeaveQuiet([
+    "what's the point of waking up early for church?",
+    "I hope I crash at my friend's place tonight after the retreat",
+    "hope I crash on the couch at my brother's tonight",
+    "he told me to hide it in my heart, Psalm 119:11",
+    "I hope I don't make it too long, it's my first sermon",
+    "there's no reason to stay at a church that preaches a false gospel",
+    "no reason to stay married to an unbeliever?",
+    "the pastor said he'd find me at the door after church to pray",
+    "I've taken care of it, thanks",
+    "I wish I had a terminal degree in theology",
+    "God finished what he started in creation",
+  ]);
+});
+
 describe("false alarms stay quiet", () => {
   readAsOrdinary([
     "Why did Judas kill himself?",

@@ -68,7 +68,9 @@ export const EN: LanguageRules = {
       "(?:dont|do not|no longer|never|dont really|doesnt|do not really) (?:want|wish) (?:to )?(?:live|be alive|be here|exist|wake up|go on|keep going|keep living)",
       "no (?:reason|point|purpose) (?:to|in|of) (?:live|living|go on|going on|being alive|life|keep going)",
       "no (?:strength|will|fight) (?:left )?(?:to|in me to) (?:live|keep living|go on|stay alive|keep going)",
-      "(?:whats|what is) (?:even )?the point (?:of|in) (?:living|life|going on|being alive|anything|me|my life)",
+      "(?:whats|what is) (?:even )?the point (?:of|in) (?:living|life|going on|being alive|anything|me|my life|(?:even )?(?:waking|getting) up(?! (?:early|at|for|to pray|to read))|being here|existing|being me)",
+      // Hoping to die by chance: "i drive fast and hope i crash", "praying a bus hits me", "hope i dont make it through surgery".
+      "(?:hope|hoping|wish|wishing|pray|praying) (?:that )?(?:i (?:crash(?! (?:at|with|here|there|early|in|into bed|for|course|the party|on (?:the |a |my |your |his |her |their |\\w+s )?(?:couch|sofa|floor|bed|futon|air mattress)))|die|get killed|get hit by (?:a|the|some) (?:car|bus|truck|train)|(?:dont|do not|don t) (?:make it(?: through| home| out|$)|survive|come back))|(?:a|the|some) (?:car|bus|truck|train|drunk driver) (?:hits|will hit|would hit|runs me over|kills) me|(?:the )?(?:plane|car) crashes(?: with me)?$)",
       "(?:ready to|want to|wanna|going to|time to) check out(?! (?:the|this|a|some|at|of))",
       "check out (?:for good|early|permanently|of life)",
       "(?:sleep|asleep) and (?:stay asleep|never wake)",
@@ -84,6 +86,11 @@ export const EN: LanguageRules = {
       "nothing (?:left )?to live for",
       "(?:tired|sick) of (?:living|life|being alive|everything|it all|existing)",
       "give up on life",
+      // Welcoming a fatal illness or a death already arranged: "id be relieved if i got a terminal diagnosis",
+      // "ill see my grandma in heaven soon, ive made sure of it".
+      "(?:relieved|glad|happy|grateful|thankful|wouldnt mind|would not mind|hope|hoping|pray|praying|wish) (?:if |that )?i (?:got|get|had|have|was diagnosed with|were diagnosed with|found out i (?:had|have)) (?:a |an )?(?:terminal|fatal|incurable) (?:diagnosis|illness|disease|cancer)",
+      "(?:ive|i ve|i have) (?:already )?(?:made sure of it|made sure (?:i|it) (?:will|wont)|taken care of everything)(?= (?:\\w+ )?(?:soon|tonight|today|already|before)|$)",
+      "no (?:reason|point) (?:left )?to stay(?: (?:alive|here|on this earth|in this world|around))?(?! (?:at|in|with|for|on|married|together|quiet|silent|the|this church|a member))",
       "why (?:does|did|do|would) god (?:keep|let) me (?:alive|live|here|wake up)",
       "(?:wont|will not|will no longer) be (?:here|around|alive) (?:tomorrow|much longer|anymore|next week|by morning)",
       // Added from set 6's training file, by kind: leaving without saying where ("ill be gone by morning",
@@ -437,6 +444,8 @@ export const EN: LanguageRules = {
       // Stalking: "my ex keeps following me", "ill never be safe".
       "(?:keeps|kept|been|always|keep) (?:following|stalking|tracking) me|(?:is|was) stalking me",
       "(?:ill|i will|i ll|im|i am) never (?:be )?safe",
+      "(?:finish|finishing) what (?:he|she|they) started",
+      "(?:said|says|swore|swears|threatened|promised) (?:that )?(?:hed|he d|he would|he will|hell|shed|she d|she would|she will|shell|theyd|they would|they will|theyll) (?:find|hunt|track|come for) me(?: down)?(?! (?:at the|after (?:church|school|work)|to (?:pray|talk|help)))",
       "(?:dont|do not|no longer|never) feel safe (?:around|with|at|in) (?:my ?self|home|my home|my house)",
       "(?:help|help me|please)(?: please)? (?:im|i am|i m) not safe",
       // Someone else's abuse at night: "what he does to my sister at night".
@@ -445,6 +454,8 @@ export const EN: LanguageRules = {
       // Grooming: secret messages, pictures, meetings from an adult.
       "(?:sending|sends|sent|texting|texts|texted) me (?:sexual|sexy|dirty|explicit|inappropriate|naked|nude) (?:messages|texts|pictures|pics|photos|stuff|things)",
       "keep (?:it|this) between (?:us|you and me|me and him)",
+      `${DOER} (?:tells|told|makes|made|asks|asked|wants) me (?:to )?(?:delete|erase) (?:them|it|the (?:messages|texts|pictures|pics|photos|chats|videos)|our (?:messages|texts|chats))`,
+      `${DOER} (?:sends|sent|keeps sending|shows|showed) me (?:\\w+ )?(?:pictures|pics|photos|videos) (?:\\w+ ){0,4}(?:delete|secret|not (?:to )?tell|dont tell)`,
       "(?:told|tells|made|makes|asked|asks|wants) me (?:to )?keep (?:it|this) (?:a )?secret",
       "(?:send|sending|sent) (?:him|her|them) (?:pics|pictures|photos|nudes|videos)",
       "meet (?:him|her|them) (?:secretly|in secret|alone|without (?:my|telling))",
