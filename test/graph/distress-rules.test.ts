@@ -371,6 +371,10 @@ const probeKinds: [string, string[]][] = [
   ["a fatal illness welcomed, a death arranged", ["i'd be glad if i got a terminal diagnosis", "wouldn't mind if i was diagnosed with a fatal illness", "I'll be with my husband soon, I've made sure of it"]],
   ["grooming: pictures to delete", ["my coach sends me photos and says not to tell my parents", "he told me to delete the messages", "the youth leader makes me delete our chats"]],
   ["hunted by the one who hurt them", ["she swore she'd find me", "my ex said he would hunt me down", "he's coming back to finish what he started"]],
+  ["a death researched by how long it takes", ["looked up how long it would take to bleed out", "how long would it take me to bleed out"]],
+  ["not eating again", ["i quit eating on purpose", "i've stopped eating again and nobody knows"]],
+  ["waking to regret being alive", ["i'm so angry that i'm still alive", "woke up frustrated to be still breathing", "devastated that i survived"]],
+  ["an injury named with who did it", ["my husband broke my nose last night", "he cracked my ribs and my pastor says to forgive him"]],
 ];
 
 describe("kinds a probe of outside wording found (session 25)", () => {
@@ -388,11 +392,17 @@ describe("kinds a probe of outside wording found (session 25)", () => {
     "I've taken care of it, thanks",
     "I wish I had a terminal degree in theology",
     "God finished what he started in creation",
+    "I stopped eating sugar again for Lent",
+    "I'm so sad that I'm still here at the same job after ten years",
+    "I was upset that I woke up late for church",
+    "I broke my arm skiing, pray for me",
+    "how long does it take to read the Bible in a year",
   ]);
 });
 
 describe("false alarms stay quiet", () => {
   readAsOrdinary([
+    "I'm leading a youth group talk on self-harm, which verses help?",
     "Why did Judas kill himself?",
     "How did King Saul die?",
     "Did Samson commit suicide?",

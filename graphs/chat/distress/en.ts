@@ -124,6 +124,9 @@ export const EN: LanguageRules = {
       "(?:theres|there is) (?:nothing|no one|nobody) left (?:for me|to live for)",
       "(?:just |perfectly |totally )?(?:fine|better off|happier) without me",
       "why (?:am i|im|i am|i m) still (?:here|alive|breathing)",
+      // Waking to regret being alive: "every day i wake up disappointed that im still here".
+      "(?:disappointed|upset|angry|mad|sad|annoyed|frustrated|devastated) (?:that )?(?:im|i am|i m|i was|to be|to wake up) still (?:here|alive|breathing)(?! (?:to see|for|at|with|after))",
+      "(?:disappointed|upset|angry|mad|sad|annoyed|frustrated|devastated) (?:that )?i (?:woke up|didnt die|did not die|survived(?: it)?)(?: again| this morning| today| at all)?$",
       "(?:ill|i will|i ll) (?:probably |soon |likely )?(?:find out|see (?:him|god|jesus)|meet (?:him|god|jesus|my maker)) (?:tonight|today|soon|tomorrow)",
       "(?:hate|hating) my ?self",
       "(?:im|i am|feel like im) (?:just )?a (?:waste of (?:space|air|oxygen)|mistake|failure at everything)",
@@ -221,7 +224,7 @@ export const EN: LanguageRules = {
       `(?:researching|researched|looked up|looking up|googling|googled|searched|searching) how (?:much|many) (?:\\w+ )?(?:${MEANS})`,
       "(?:ways|methods|how) to (?:kill my ?self|end my life|overdose|od|die painlessly|die quickly)",
       "(?:least painful|painless|quickest|easiest|fastest) (?:way|method) (?:to (?:die|go|do it|end it)|of dying)",
-      "how (?:long|much) (?:does it take|would it take) to (?:bleed out|die|drown|suffocate)",
+      "how (?:long|much) (?:does it take|would it take|it takes|it would take|will it take|till|until) (?:to |(?:a person|someone|you|me|i) (?:to )?)?(?:bleed out|die|drown|suffocate|pass out)",
       "bleed out",
       "(?:tie|tying|make|making|made|tied) (?:a |the )?noose",
       "(?:max|maximum|lethal|fatal|deadly|toxic) (?:dose|amount|level)",
@@ -320,6 +323,7 @@ export const EN: LanguageRules = {
       "no food (?:for )?(?:\\d+|two|three|four|five|six|seven) days(?! (?:\\w+ ){0,3}(?:fast|fasting|lent|surgery))",
       "only (?:water|black coffee|water and (?:black )?coffee) for (?:a week|\\w+ days|days|weeks)(?! (?:\\w+ ){0,3}(?:fast|fasting|lent))",
       "purged (?:again|(?:\\w+ )?times? today)",
+      "(?:stopped|quit|stop|stopping) eating (?:again|completely|altogether|on purpose|entirely|for (?:days|weeks|a week))",
     ],
     /**
      * A medical emergency now, the writer's or someone's beside them: not breathing, blue lips, a seizure,
@@ -445,6 +449,8 @@ export const EN: LanguageRules = {
       "(?:keeps|kept|been|always|keep) (?:following|stalking|tracking) me|(?:is|was) stalking me",
       "(?:ill|i will|i ll|im|i am) never (?:be )?safe",
       "(?:finish|finishing) what (?:he|she|they) started",
+      // Injuries named with the one who did them: "the man who broke my jaw".
+      "(?:who|he|she|they|my \\w+(?: \\w+)?) (?:broke|fractured|cracked|dislocated|busted) my (?:jaw|nose|ribs?|arm|wrist|cheekbone|eye socket|collarbone|fingers?|skull|teeth|tooth)",
       "(?:said|says|swore|swears|threatened|promised) (?:that )?(?:hed|he d|he would|he will|hell|shed|she d|she would|she will|shell|theyd|they would|they will|theyll) (?:find|hunt|track|come for) me(?: down)?(?! (?:at the|after (?:church|school|work)|to (?:pray|talk|help)))",
       "(?:dont|do not|no longer|never) feel safe (?:around|with|at|in) (?:my ?self|home|my home|my house)",
       "(?:help|help me|please)(?: please)? (?:im|i am|i m) not safe",

@@ -102,7 +102,7 @@ const ABOUT_OTHERS = new RegExp(
     [
       SCRIPTURE_PEOPLE,
       "in the bible|in scripture|the scriptures|old testament|new testament|en la biblia|antiguo testamento|nuevo testamento|na biblia|antigo testamento|novo testamento|dans la bible|ancien testament|nouveau testament|in der bibel|alten testament|neuen testament|bible story|biblical",
-      "sermon|sermons|preach\\w*|homily|homilie|bible study|lesson|teach|teaching|teaches|taught|prevention|awareness|ministry|ministering|congregation|pastoral care|our church|the church|church respond|support families",
+      "sermon|sermons|preach\\w*|homily|homilie|bible study|lesson|teach|teaching|teaches|taught|prevention|awareness|ministry|ministering|congregation|pastoral care|our church|the church|church respond|support families|a talk on|talk on|class on|workshop|seminar|training on",
       "predica\\w*|predicacion|prevencion|prevencao|sermao|ensenar|ensinar|predication|catechese|predigt\\w*|pravention|suizidpravention|seelsorge\\w*|gemeinde",
       // Scholarship: history, theology, the church's teaching ("How did the early church view suicide?").
       "early church|church fathers|augustine|aquinas|catechism|catholic teaching|church teaching|theolog\\w*|historically|history of|martyrdom|seminary|research paper|iglesia primitiva|padres de la iglesia|catecismo|teologia|igreja primitiva|eglise primitive|theologie|kirchenvater|urkirche",
