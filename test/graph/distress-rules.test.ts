@@ -375,6 +375,10 @@ const probeKinds: [string, string[]][] = [
   ["not eating again", ["i quit eating on purpose", "i've stopped eating again and nobody knows"]],
   ["waking to regret being alive", ["i'm so angry that i'm still alive", "woke up frustrated to be still breathing", "devastated that i survived"]],
   ["an injury named with who did it", ["my husband broke my nose last night", "he cracked my ribs and my pastor says to forgive him"]],
+  ["in Spanish and Portuguese: no sense in going on, weeks without food, self-disgust, means stockpiled", [
+    "no le encuentro sentido a seguir aquí", "ya no le veo sentido a despertarme", "llevo dos semanas sin comer", "me doy tanto asco",
+    "estou juntando comprimidos faz um mês", "tenho uns calmantes escondidos",
+  ]],
 ];
 
 describe("kinds a probe of outside wording found (session 25)", () => {
@@ -397,6 +401,11 @@ describe("kinds a probe of outside wording found (session 25)", () => {
     "I was upset that I woke up late for church",
     "I broke my arm skiing, pray for me",
     "how long does it take to read the Bible in a year",
+    "llevo dos semanas sin comer carne por la cuaresma",
+    "me da asco la comida de la cafetería",
+    "no le veo sentido a este versículo",
+    "tenho meus remédios para pressão",
+    "guardei os remédios no armário",
   ]);
 });
 

@@ -49,7 +49,7 @@ export const ES: LanguageRules = {
       "ya (?:compre|tengo|consegui|junte|guarde) (?:las|la|el|mis|unas|una) (?:pastillas|cuerda|soga|pistola|veneno|navaja)",
       "(?:irme|ir|salir|desaparecer) de este mundo",
       "(?:hacer|cometer) una locura",
-      "(?:no le (?:encuentro|veo)|sin) sentido a (?:nada|la vida|vivir|mi vida)",
+      "(?:no le (?:encuentro|veo)|sin) sentido a (?:nada|la vida|vivir|mi vida|seguir (?:viviendo|vivo|aqui|adelante)|despertar(?:me)?|estar vivo|estar viva|existir)",
       "(?:quiero|quisiera|me quiero|deseo) irme con",
       "(?:forma|manera|modo) (?:menos dolorosa|mas rapida|mas facil|indolora|sin dolor) de (?:morir|matarme|suicidarme|hacerlo|acabar)",
     ],
@@ -96,7 +96,9 @@ export const ES: LanguageRules = {
     ],
     /** Trastornos de la alimentacion: vomitar, no comer, odiar el cuerpo. */
     alimentacion: [
-      "llevo \\w+ dias sin comer(?! (?:\\w+ ){0,3}(?:ayuno|ayunando))",
+      "llevo (?:\\w+ )?(?:dias|semanas?|\\w+ dias) sin comer(?! (?:carne|dulces|azucar|chocolate|pan|harinas|fritos|comida chatarra))(?! (?:\\w+ ){0,3}(?:ayuno|ayunando|cuaresma))",
+      // Self-disgust: "me doy asco", "me odio".
+      "me (?:doy|da) (?:tanto )?asco(?: a mi mism[oa])?(?! (?:\\w+ ){0,2}(?:comida|olor|sabor))",
       "vomito despues de (?:cada |las |comer|la comida)|me (?:hago|provoco) (?:el )?vomit\\w*",
       "no (?:como|he comido) (?:nada )?(?:desde hace|hace|en) (?:\\w+ )?dias",
       "(?:me siento|me veo|sigo sintiendome|me creo|estoy) (?:muy |tan )?gorda",

@@ -78,6 +78,9 @@ export const PT: LanguageRules = {
       "(?:senhor|deus|jesus) (?:me )?lev(?:a|e) (?:me )?(?:embora )?(?:hoje|agora|logo|esta noite|essa noite)",
       "(?:adeus|tchau)(?: \\w+){0,4} (?:nao volto mais|nunca mais volto)",
       "(?:tenho|separei|peguei) (?:a|uma|o|um|os) (?:corda|arma|revolver|comprimidos|veneno) (?:pronta|pronto|prontos|aqui|pra mim|para mim|separad[oa]s?)",
+      // Means stockpiled: "tenho um monte de comprimidos guardados", "estou juntando remedios".
+      `(?:tenho|to com|estou com) (?:um monte de |muitos |muitas |varios |varias |uns |umas |todos os |todas as |os |as |meus |minhas )?${MEIOS} (?:guardad|escondid|juntad|acumulad)[oa]s`,
+      `(?:juntei|escondi|acumulei|(?:estou|to|ando) (?:juntando|escondendo|acumulando)) (?:um monte de |muitos |muitas |varios |varias |uns |umas |todos os |todas as |os |as |meus |minhas )?${MEIOS}`,
       "(?:to|estou|tou) (?:na|no|em cima da|em cima do) (?:ponte|telhado|terraco|beira|trilho)",
       "(?:me jogar|pular) (?:da|do|de) (?:ponte|predio|telhado|janela)",
       "(?:me jogar|pular) (?:na frente|embaixo|debaixo) (?:do|de um|dum|de uma|da) (?:trem|metro|onibus|caminhao|carro|carreta)",
