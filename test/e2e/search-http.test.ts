@@ -373,3 +373,35 @@ describe("story misses a reader notices (issue 22)", () => {
     }
   });
 });
+
+describe("questions in a reader's own words that named nothing (session 25)", () => {
+  const top = async (q: string, n: number) => ((await get({ q, limit: String(n) })).body.results as Item[]).map((r) => `${r.book_id} ${r.chapter}`);
+
+  it("when Jesus' birth is asked about with the verb (\"where was Jesus born?\"), then the nativity comes first, not being born again", async () => {
+    for (const q of ["where was Jesus born?", "what happened when Jesus was born"]) {
+      const found = await top(q, 5);
+      const nativity = ["LUK 2", "MAT 1", "MAT 2"];
+      expect(found.slice(0, 2).filter((c) => nativity.includes(c)), `${q}: ${found.join(", ")}`).toHaveLength(2);
+    }
+  });
+
+  it("when Jesus' death is asked about as an event (\"how was Jesus killed\"), then a crucifixion account comes first", async () => {
+    const found = await top("how was Jesus killed", 5);
+    expect(["MAT 27", "MRK 15", "LUK 23", "JHN 19"], found.join(", ")).toContain(found[0]);
+  });
+
+  it("when the loss of a parent is searched, then grief's comfort comes first, not the command to honour parents", async () => {
+    const found = await top("coping with losing my mother", 5);
+    expect(["1TH 4", "JHN 11", "PSA 23", "REV 21", "PSA 34", "2CO 1", "MAT 5", "ISA 25"], found.join(", ")).toContain(found[0]);
+    expect(found.slice(0, 3)).not.toContain("EPH 6");
+  });
+
+  it.each([
+    ["paying my workers fair wages", ["JAS 5", "DEU 24", "LEV 19", "1TI 5", "JER 22", "MAL 3", "MAT 20", "LUK 10", "COL 4"]],
+    ["prayer for safe travels", ["PSA 121", "PSA 91", "JAS 4", "GEN 28", "PSA 139", "NUM 6", "EXO 33", "PRO 3"]],
+    ["my mother in law", ["RUT 1", "EXO 18", "GEN 2", "RUT 2", "RUT 3", "MAT 8", "MIC 7", "EPH 5"]],
+  ] as const)("when a topic the concept table added is searched in other words (%j), then one of its passages is in the top 3", async (q, passages) => {
+    const found = await top(q, 5);
+    expect(found.slice(0, 3).filter((c) => (passages as readonly string[]).includes(c)).length, found.join(", ")).toBeGreaterThanOrEqual(1);
+  });
+});
