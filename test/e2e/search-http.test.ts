@@ -374,6 +374,7 @@ describe("story misses a reader notices (issue 22)", () => {
   });
 });
 
+// The test index holds TEST_BOOKS only (test/helpers/chroma.ts): every case has passages among them.
 describe("questions in a reader's own words that named nothing (session 25)", () => {
   const top = async (q: string, n: number) => ((await get({ q, limit: String(n) })).body.results as Item[]).map((r) => `${r.book_id} ${r.chapter}`);
 
@@ -388,6 +389,16 @@ describe("questions in a reader's own words that named nothing (session 25)", ()
   it("when Jesus' death is asked about as an event (\"how was Jesus killed\"), then a crucifixion account comes first", async () => {
     const found = await top("how was Jesus killed", 5);
     expect(["MAT 27", "MRK 15", "LUK 23", "JHN 19"], found.join(", ")).toContain(found[0]);
+  });
+
+  it.each([
+    ["when Jesus ascended into heaven", ["LUK 24", "ACT 1"]],
+    ["how Paul became a Christian", ["ACT 9", "ACT 22", "ACT 26"]],
+    ["which disciple betrayed Jesus", ["MAT 26", "MAT 27"]],
+    ["where did Jesus grow up", ["LUK 2"]],
+  ] as const)("when an event is asked about with its verb (%j), then its account comes first", async (q, accounts) => {
+    const found = await top(q, 5);
+    expect(accounts as readonly string[], found.join(", ")).toContain(found[0]);
   });
 
   it("when the loss of a parent is searched, then grief's comfort comes first, not the command to honour parents", async () => {
