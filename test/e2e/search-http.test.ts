@@ -396,6 +396,9 @@ describe("questions in a reader's own words that named nothing (session 25)", ()
     ["how Paul became a Christian", ["ACT 9", "ACT 22", "ACT 26"]],
     ["which disciple betrayed Jesus", ["MAT 26", "MAT 27"]],
     ["where did Jesus grow up", ["LUK 2"]],
+    ["did Jesus have any brothers?", ["MAT 13", "JHN 7"]],
+    ["what Jesus wrote on the ground", ["JHN 8"]],
+    ["why did God choose Abraham", ["GEN 12"]],
   ] as const)("when an event is asked about with its verb (%j), then its account comes first", async (q, accounts) => {
     const found = await top(q, 5);
     expect(accounts as readonly string[], found.join(", ")).toContain(found[0]);
