@@ -392,6 +392,7 @@ describe("kinds a probe of outside wording found (session 25)", () => {
     "I hope I don't make it too long, it's my first sermon",
     "there's no reason to stay at a church that preaches a false gospel",
     "no reason to stay married to an unbeliever?",
+    "there's no point to stay up late reading Leviticus",
     "the pastor said he'd find me at the door after church to pray",
     "I've taken care of it, thanks",
     "I wish I had a terminal degree in theology",

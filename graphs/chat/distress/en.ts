@@ -90,7 +90,7 @@ export const EN: LanguageRules = {
       // "ill see my grandma in heaven soon, ive made sure of it".
       "(?:relieved|glad|happy|grateful|thankful|wouldnt mind|would not mind|hope|hoping|pray|praying|wish) (?:if |that )?i (?:got|get|had|have|was diagnosed with|were diagnosed with|found out i (?:had|have)) (?:a |an )?(?:terminal|fatal|incurable) (?:diagnosis|illness|disease|cancer)",
       "(?:ive|i ve|i have) (?:already )?(?:made sure of it|made sure (?:i|it) (?:will|wont)|taken care of everything)(?= (?:\\w+ )?(?:soon|tonight|today|already|before)|$)",
-      "no (?:reason|point) (?:left )?to stay(?: (?:alive|here|on this earth|in this world|around))?(?! (?:at|in|with|for|on|married|together|quiet|silent|the|this church|a member))",
+      "no (?:reason|point) (?:left )?to stay(?: (?:alive|here|on this earth|in this world|around))?(?! (?:at|in|with|for|on|up|awake|home|inside|there|married|together|quiet|silent|the|this church|a member))",
       "why (?:does|did|do|would) god (?:keep|let) me (?:alive|live|here|wake up)",
       "(?:wont|will not|will no longer) be (?:here|around|alive) (?:tomorrow|much longer|anymore|next week|by morning)",
       // Added from set 6's training file, by kind: leaving without saying where ("ill be gone by morning",
